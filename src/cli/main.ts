@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { ConfigError, loadConfig, splitHostPort } from '../config/load.js';
+import { createLogger } from '../log.js';
+import { SLUICE_VERSION } from '../version.js';
+import { startGateway } from './serve.js';
+
+/** The config used when none is named: ./sluice.yaml, else the embedded default shipped with sluice. */
+function defaultConfigPath(): string {
+  if (existsSync('sluice.yaml')) return 'sluice.yaml';
+  return fileURLToPath(new URL('../../sluice.yaml', import.meta.url));
+}
+
+function loadOrExit(file: string): ReturnType<typeof loadConfig> {
+  try {
+    return loadConfig(file);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n${err.problems.length} problem${err.problems.length === 1 ? '' : 's'} in ${file}\n`);
+    process.exit(2);
+  }
+}
+
+const program = new Command('sluice').description('MCP gateway and agent runtime').version(SLUICE_VERSION);
+
+program
+  .command('serve')
+  .description('run the gateway: Streamable HTTP at /mcp, WebSocket at /ws, and optionally stdio')
+  .option('-c, --config <file>', 'config file (YAML or JSON)')
+  .option('-l, --listen <host:port>', 'address to listen on (overrides the config)')
+  .option('--stdio', 'also serve MCP over this process\'s stdin/stdout')
+  .option('--no-http', 'do not open the HTTP/WebSocket port (stdio only)')
+  .action(async (opts: { config?: string; listen?: string; stdio?: boolean; http: boolean }) => {
+    const file = opts.config ?? defaultConfigPath();
+    const config = loadOrExit(file);
+    if (opts.listen) {
+      if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(opts.listen)) {
+        process.stderr.write(`--listen: must be HOST:PORT, e.g. 127.0.0.1:8808\n`);
+        process.exit(2);
+      }
+      const [host, port] = splitHostPort(opts.listen);
+      config.listen = { host, port };
+    }
+    const log = createLogger(config.logLevel);
+    log.info({ config: file, servers: config.servers.map((s) => s.name) }, 'starting sluice');
+    const running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });
+    const shutdown = async (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      await running.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  });
+
+const configCmd = program.command('config').description('work with config files');
+configCmd
+  .command('check')
+  .argument('[file]', 'config file to check (default: ./sluice.yaml or the embedded default)')
+  .description('validate a config; prints every problem with file, line and the allowed values')
+  .action((file?: string) => {
+    const path = file ?? defaultConfigPath();
+    const config = loadOrExit(path);
+    process.stdout.write(`${path}: OK (${config.servers.length} server${config.servers.length === 1 ? '' : 's'}: ${config.servers.map((s) => s.name).join(', ')})\n`);
+  });
+
+await program.parseAsync();

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import type { GatewayConfig } from '../config/schema.js';
+import { Gateway } from '../gateway/gateway.js';
+import type { Logger } from '../log.js';
+import { HttpFront } from '../transports/http.js';
+import { serveStdio } from '../transports/stdio.js';
+import { attachWebSocket } from '../transports/websocket.js';
+
+export interface RunningGateway {
+  gateway: Gateway;
+  http?: HttpFront;
+  /** The address actually bound (port 0 in the config means "any free port"). */
+  address?: { host: string; port: number };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a gateway: upstreams first (in parallel; failures only mark them unavailable), then the HTTP and
+ * WebSocket front on one port, and stdio when asked. With `http: false` only stdio serves.
+ */
+export async function startGateway(config: GatewayConfig, log: Logger, options: { stdio?: boolean; http?: boolean } = {}): Promise<RunningGateway> {
+  const gateway = new Gateway(config, log);
+  await gateway.start();
+  let http: HttpFront | undefined;
+  let address: RunningGateway['address'];
+  if (options.http !== false) {
+    http = new HttpFront(gateway);
+    const wss = attachWebSocket(gateway, http.server);
+    await new Promise<void>((resolve, reject) => {
+      http!.server.once('error', reject);
+      http!.server.listen(config.listen.port, config.listen.host, () => resolve());
+    });
+    const bound = http.server.address() as AddressInfo;
+    address = { host: bound.address, port: bound.port };
+    http.server.once('close', () => wss.close());
+    log.info({ url: `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`, ws: '/ws' }, 'sluice listening');
+  }
+  const stop = async () => {
+    await http?.close();
+    await gateway.stop();
+  };
+  if (options.stdio) {
+    void serveStdio(gateway).then(async () => {
+      log.info('stdin closed; shutting down');
+      await stop();
+      process.exit(0);
+    });
+  }
+  return { gateway, http, address, stop };
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
+ * VS Code, Claude Code) declare them, so an existing client config loads unchanged; sluice's own keys sit
+ * beside them. Every object is strict: an unknown key is an error, never silently ignored.
+ */
+
+const seconds = z.number().positive();
+
+export const serverSchema = z
+  .object({
+    // The client-config shape.
+    type: z.enum(['stdio', 'http', 'sse', 'ws']).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    // Keys several clients already write; honoured rather than rejected.
+    disabled: z.boolean().optional(),
+    timeout: z.number().int().positive().optional(),
+    // sluice's own per-server options.
+    prefix: z.string().regex(/^[A-Za-z0-9_-]*$/, 'may hold only A-Z a-z 0-9 _ -').optional(),
+    mode: z.enum(['shared', 'per-session']).optional(),
+    maxSessions: z.number().int().positive().optional(),
+    idleTimeoutSeconds: seconds.optional(),
+    requestTimeoutSeconds: seconds.optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.command === undefined && s.url === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'needs either `command` (stdio) or `url` (http, sse, ws)' });
+      return;
+    }
+    if (s.command !== undefined && s.url !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'a server has `command` or `url`, not both' });
+    }
+    if (s.url !== undefined) {
+      for (const key of ['args', 'env', 'cwd'] as const) {
+        if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `\`${key}\` applies only to stdio servers (with \`command\`)` });
+      }
+      if (s.type === 'stdio') ctx.addIssue({ code: 'custom', path: ['type'], message: '`type: stdio` needs `command`, not `url`' });
+      if (!/^(https?|wss?):\/\//.test(s.url)) {
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an http://, https://, ws:// or wss:// URL' });
+      }
+    }
+    if (s.command !== undefined) {
+      if (s.headers !== undefined) ctx.addIssue({ code: 'custom', path: ['headers'], message: '`headers` applies only to remote servers (with `url`)' });
+      if (s.type !== undefined && s.type !== 'stdio') ctx.addIssue({ code: 'custom', path: ['type'], message: `\`type: ${s.type}\` needs \`url\`, not \`command\`` });
+    }
+  });
+
+export const configSchema = z
+  .object({
+    listen: z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:8808 or [::1]:8808')
+      .optional(),
+    logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
+    pageSize: z.number().int().min(1).max(10000).optional(),
+    namespace: z
+      .object({
+        separator: z.string().regex(/^[A-Za-z0-9_-]{1,4}$/, 'must be 1-4 of A-Z a-z 0-9 _ -').optional(),
+      })
+      .strict()
+      .optional(),
+    http: z
+      .object({
+        maxBodyBytes: z.number().int().positive().optional(),
+        allowedHosts: z.array(z.string()).optional(),
+        allowedOrigins: z.array(z.string()).optional(),
+        sessionIdleTimeoutSeconds: seconds.optional(),
+      })
+      .strict()
+      .optional(),
+    mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names may hold only A-Z a-z 0-9 _ - (at most 64)'), serverSchema),
+  })
+  .strict();
+
+export type RawConfig = z.infer<typeof configSchema>;
+export type RawServer = z.infer<typeof serverSchema>;
+
+/** A server entry with every default filled in: what the rest of sluice works with. */
+export type ServerConfig =
+  | (ServerCommon & { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string })
+  | (ServerCommon & { transport: 'http' | 'sse' | 'ws'; url: string; headers: Record<string, string> });
+
+export interface ServerCommon {
+  name: string;
+  /** Prefix for tool and prompt names; '' means the names pass through unchanged. */
+  prefix: string;
+  mode: 'shared' | 'per-session';
+  maxSessions: number;
+  idleTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface GatewayConfig {
+  /** The file it came from, for messages; undefined for a config built in code. */
+  file?: string;
+  listen: { host: string; port: number };
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  separator: string;
+  /** Entries per page of a merged list (tools/list and the others). */
+  pageSize: number;
+  http: { maxBodyBytes: number; allowedHosts: string[]; allowedOrigins: string[]; sessionIdleTimeoutMs: number };
+  servers: ServerConfig[];
+}
+
+export const DEFAULT_LISTEN = '127.0.0.1:8808';
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,0 +1,101 @@
+import {
+  ErrorCode,
+  errorMessage,
+  isNotification,
+  isResponse,
+  resultMessage,
+  RpcError,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type Params,
+} from '../protocol/jsonrpc.js';
+import { claimedVersion, decorateModernResult, isModernVersion, MODERN_METHODS, ModernError, readEnvelope } from '../protocol/modern.js';
+import { MODERN_VERSION } from '../protocol/versions.js';
+import type { Gateway } from './gateway.js';
+import { HANDLERS, type RequestContext } from './handlers.js';
+import { listen } from './listen.js';
+import { ClientSession, type ClientChannel, type TransportKind } from './session.js';
+
+/** Methods a legacy session may use before it has initialized. */
+const BEFORE_INIT = new Set(['initialize', 'ping']);
+
+/**
+ * For a message that claims the stateless revision in its `_meta`: a throw-away session carrying that request's
+ * identity and capabilities (never stored, never reused), or the error that says why the claim is unusable.
+ */
+export function statelessSession(kind: TransportKind, channel: ClientChannel, message: JsonRpcRequest | JsonRpcNotification): ClientSession | RpcError {
+  const version = claimedVersion(message) as string;
+  if (!isModernVersion(version)) {
+    return new RpcError(ModernError.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [MODERN_VERSION], requested: version });
+  }
+  const envelope = readEnvelope(message.params);
+  if ('problem' in envelope) {
+    return new RpcError(ErrorCode.InvalidParams, `Invalid _meta envelope for protocol revision ${MODERN_VERSION}: ${envelope.key}: ${envelope.problem}`, { envelope: { key: envelope.key, problem: envelope.problem } });
+  }
+  const session = new ClientSession(kind, channel, true);
+  session.protocolVersion = envelope.protocolVersion;
+  session.clientCapabilities = envelope.clientCapabilities;
+  session.clientInfo = envelope.clientInfo;
+  session.initialized = true;
+  return session;
+}
+
+/**
+ * The one dispatcher. Every transport hands it one checked JSON-RPC message and the session it came in on;
+ * it returns the response to send (undefined for notifications and responses). Same code whatever the
+ * transport.
+ */
+export async function dispatch(gateway: Gateway, session: ClientSession, message: JsonRpcMessage): Promise<JsonRpcResponse | undefined> {
+  session.lastSeen = Date.now();
+  if (isResponse(message)) {
+    const error = 'error' in message ? message.error : undefined;
+    session.settle(message.id as string | number, 'result' in message ? message.result : undefined, error);
+    return undefined;
+  }
+  if (isNotification(message)) {
+    onNotification(gateway, session, message);
+    return undefined;
+  }
+  const request = message as JsonRpcRequest;
+  const method = request.method;
+  const handler = method === 'subscriptions/listen' ? (session.stateless ? listen : undefined) : HANDLERS.get(method);
+  if (!handler || (session.stateless && !MODERN_METHODS.has(method))) {
+    return errorMessage(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  }
+  if (!session.initialized && !BEFORE_INIT.has(method)) {
+    return errorMessage(request.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: send "initialize" before "${method}"` });
+  }
+
+  const controller = new AbortController();
+  session.inflight.set(request.id, controller);
+  const ctx: RequestContext = { gateway, session, id: request.id, signal: controller.signal, modern: session.stateless };
+  try {
+    const result = await handler(ctx, request.params ?? {});
+    return resultMessage(request.id, session.stateless ? decorateModernResult(method, result, gateway.serverInfo) : result);
+  } catch (err) {
+    if (err instanceof RpcError) return errorMessage(request.id, err.toObject());
+    gateway.log.error({ err, method }, 'handler failed');
+    return errorMessage(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${(err as Error).message}` });
+  } finally {
+    session.inflight.delete(request.id);
+  }
+}
+
+function onNotification(gateway: Gateway, session: ClientSession, n: JsonRpcNotification): void {
+  const params: Params = n.params ?? {};
+  switch (n.method) {
+    case 'notifications/cancelled': {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') session.inflight.get(id)?.abort(params.reason ?? 'cancelled by the client');
+      return;
+    }
+    case 'notifications/roots/list_changed':
+      // Only per-session servers see this client's roots; shared ones never do (they serve everyone).
+      for (const u of session.ownUpstreams) void u.notify(n.method, n.params);
+      return;
+    default:
+      return; // notifications/initialized and anything else we do not act on
+  }
+}

@@ -1,0 +1,284 @@
+import type { GatewayConfig, ServerConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { ErrorCode, notification, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/modern.js';
+import { Upstream } from '../upstream/upstream.js';
+import { SLUICE_VERSION } from '../version.js';
+import { Catalog } from './catalog.js';
+import type { ClientChannel, ClientSession } from './session.js';
+
+/** One tools/call (or other forwarded request) in flight: who asked, so upstream traffic can find them. */
+export interface CallRecord {
+  session: ClientSession;
+  requestId: RequestId;
+}
+
+/** A stateless client's `subscriptions/listen` stream. */
+export interface Listener {
+  channel: ClientChannel;
+  id: RequestId;
+  filter: { tools: boolean; prompts: boolean; resources: boolean; uris: Set<string> };
+}
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Capabilities capped to what a shared upstream may ask of "its client": never roots (see README). */
+const SHARED_CLIENT_CAPABILITIES: Params = { sampling: {}, elicitation: {} };
+
+/**
+ * The gateway's state: upstream connections, the merged catalog, connected sessions, and the fan-out of
+ * everything upstreams send on their own (list changes, resource updates, progress, logs, requests).
+ */
+export class Gateway {
+  readonly serverInfo = { name: 'sluice', version: SLUICE_VERSION };
+  readonly upstreams: Upstream[];
+  readonly sessions = new Map<string, ClientSession>();
+  readonly listeners = new Set<Listener>();
+  catalog: Catalog;
+  private readonly perSessionConfigs: ServerConfig[];
+  private readonly calls = new Map<Upstream, Set<CallRecord>>();
+  private readonly progress = new Map<string, { session: ClientSession; token: string | number; requestId: RequestId }>();
+  private readonly subscribers = new Map<string, Set<ClientSession>>();
+  private nextProgress = 1;
+  private rebuildTimer?: NodeJS.Timeout;
+  private signatures = { tools: '', prompts: '', resources: '' };
+
+  constructor(
+    readonly config: GatewayConfig,
+    readonly log: Logger,
+  ) {
+    this.upstreams = config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
+    this.perSessionConfigs = config.servers.filter((s) => s.mode === 'per-session');
+    this.catalog = new Catalog([], config.separator);
+  }
+
+  /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
+  async start(): Promise<void> {
+    await Promise.all(this.upstreams.map((u) => u.start()));
+    this.rebuild();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.rebuildTimer);
+    for (const s of [...this.sessions.values()]) await this.closeSession(s);
+    await Promise.all(this.upstreams.map((u) => u.close()));
+  }
+
+  private createUpstream(config: ServerConfig, capabilities: Params, owner: ClientSession | undefined): Upstream {
+    const upstream: Upstream = new Upstream(config, {
+      logger: this.log,
+      clientCapabilities: capabilities,
+      reconnect: owner === undefined,
+      onRequest: (req): Promise<Params> => this.onUpstreamRequest(upstream, req, owner),
+    });
+    upstream.on('change', () => (owner ? this.sessionCatalogChanged(owner) : this.scheduleRebuild()));
+    upstream.on('notification', (n: JsonRpcNotification) => this.onUpstreamNotification(upstream, n));
+    return upstream;
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------------------
+
+  register(session: ClientSession): void {
+    this.sessions.set(session.id, session);
+  }
+
+  /** Starts this session's own server processes (mode: per-session), mirroring the client's capabilities. */
+  async startPerSessionServers(session: ClientSession): Promise<void> {
+    if (this.perSessionConfigs.length === 0) return;
+    for (const config of this.perSessionConfigs) {
+      const running = [...this.sessions.values()].filter((s) => s.ownUpstreams.some((u) => u.config === config)).length;
+      if (running >= config.maxSessions) {
+        this.log.warn({ upstream: config.name, max: config.maxSessions }, 'per-session server cap reached; not started for this session');
+        continue;
+      }
+      session.ownUpstreams.push(this.createUpstream(config, session.clientCapabilities, session));
+    }
+    await Promise.all(session.ownUpstreams.map((u) => u.start()));
+    session.catalog = undefined;
+  }
+
+  async closeSession(session: ClientSession): Promise<void> {
+    session.close();
+    this.sessions.delete(session.id);
+    for (const uri of session.subscriptions) await this.unsubscribe(session, uri);
+    await Promise.all(session.ownUpstreams.map((u) => u.close()));
+  }
+
+  /** The catalog a session sees: the shared one, or — with per-session servers — its own merge. */
+  catalogFor(session: ClientSession): Catalog {
+    if (session.ownUpstreams.length === 0) return this.catalog;
+    session.catalog ??= new Catalog(this.orderedFor(session), this.config.separator);
+    return session.catalog;
+  }
+
+  /** Shared and per-session upstreams in config order, so precedence follows the file. */
+  private orderedFor(session: ClientSession): Upstream[] {
+    const all = [...this.upstreams, ...session.ownUpstreams];
+    const order = new Map(this.config.servers.map((s, i) => [s.name, i]));
+    return all.sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+  }
+
+  upstreamsFor(session: ClientSession): Upstream[] {
+    return session.ownUpstreams.length === 0 ? this.upstreams : this.orderedFor(session);
+  }
+
+  private sessionCatalogChanged(session: ClientSession): void {
+    session.catalog = undefined;
+    for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) {
+      if (session.initialized) session.channel.send(notification(method));
+    }
+  }
+
+  // ---- catalog changes ------------------------------------------------------------------------------------
+
+  /** Coalesces bursts (several upstreams reconnecting) into one rebuild, well within a second. */
+  private scheduleRebuild(): void {
+    if (this.rebuildTimer) return;
+    this.rebuildTimer = setTimeout(() => {
+      this.rebuildTimer = undefined;
+      this.rebuild();
+    }, 20);
+  }
+
+  rebuild(): void {
+    const catalog = new Catalog(this.upstreams, this.config.separator);
+    for (const c of catalog.conflicts) if (!this.catalog.conflicts.includes(c)) this.log.error({ conflict: c }, 'name conflict');
+    this.catalog = catalog;
+    const next = {
+      tools: JSON.stringify(catalog.tools),
+      prompts: JSON.stringify(catalog.prompts),
+      resources: JSON.stringify([catalog.resources, catalog.resourceTemplates]),
+    };
+    const changed = (['tools', 'prompts', 'resources'] as const).filter((k) => next[k] !== this.signatures[k]);
+    this.signatures = next;
+    for (const s of this.sessions.values()) s.catalog = undefined;
+    for (const kind of changed) this.broadcastListChanged(kind);
+  }
+
+  private broadcastListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    const method = `notifications/${kind}/list_changed`;
+    for (const s of this.sessions.values()) if (s.initialized) s.channel.send(notification(method));
+    for (const l of this.listeners) if (l.filter[kind]) l.channel.send(this.listenerNotification(l, method), l.id);
+  }
+
+  listenerNotification(l: Listener, method: string, params: Params = {}): JsonRpcNotification {
+    return notification(method, { ...params, _meta: { [META.subscriptionId]: l.id } });
+  }
+
+  // ---- calls in flight ----------------------------------------------------------------------------------
+
+  /** Notes a forwarded call so that the upstream's progress and requests can find their way back. */
+  trackCall(upstream: Upstream, record: CallRecord): () => void {
+    let set = this.calls.get(upstream);
+    if (!set) this.calls.set(upstream, (set = new Set()));
+    set.add(record);
+    return () => set.delete(record);
+  }
+
+  /** Swaps the client's progress token for one of ours, unique across every client of a shared upstream. */
+  mapProgressToken(session: ClientSession, token: string | number, requestId: RequestId): { token: string; release(): void } {
+    const ours = `sluice-${this.nextProgress++}`;
+    this.progress.set(ours, { session, token, requestId });
+    return { token: ours, release: () => this.progress.delete(ours) };
+  }
+
+  // ---- what upstreams send on their own -----------------------------------------------------------------
+
+  private onUpstreamNotification(upstream: Upstream, n: JsonRpcNotification): void {
+    const params = n.params ?? {};
+    switch (n.method) {
+      case 'notifications/progress': {
+        const target = this.progress.get(String(params.progressToken));
+        if (target) target.session.channel.send(notification(n.method, { ...params, progressToken: target.token }), target.requestId);
+        return;
+      }
+      case 'notifications/resources/updated': {
+        const uri = String(params.uri);
+        // Stateless listeners hold their subscription through a session too, but hear it on their listen stream below.
+        for (const s of this.subscribers.get(uri) ?? []) if (!s.stateless) s.channel.send(n);
+        for (const l of this.listeners) if (l.filter.uris.has(uri)) l.channel.send(this.listenerNotification(l, n.method, params), l.id);
+        return;
+      }
+      case 'notifications/message': {
+        const level = LOG_LEVELS.indexOf(String(params.level));
+        const message = params.logger === undefined ? notification(n.method, { ...params, logger: upstream.name }) : n;
+        for (const s of this.sessionsOf(upstream)) {
+          if (s.logLevel !== undefined && level >= LOG_LEVELS.indexOf(s.logLevel)) s.channel.send(message);
+        }
+        return;
+      }
+      default:
+        this.log.debug({ upstream: upstream.name, method: n.method }, 'upstream notification not relayed');
+    }
+  }
+
+  private sessionsOf(upstream: Upstream): Iterable<ClientSession> {
+    if (this.upstreams.includes(upstream)) return this.sessions.values();
+    return [...this.sessions.values()].filter((s) => s.ownUpstreams.includes(upstream));
+  }
+
+  /**
+   * A request from an upstream to its client (sampling, elicitation, roots). It goes to the client whose call
+   * caused it. A shared upstream over stdio cannot say which call that is; when calls from more than one
+   * session are in flight we refuse rather than guess — asking the wrong user is worse than failing. Such
+   * servers belong in `mode: per-session`.
+   */
+  private async onUpstreamRequest(upstream: Upstream, req: JsonRpcRequest, owner: ClientSession | undefined): Promise<Params> {
+    let target: CallRecord | undefined;
+    const records = [...(this.calls.get(upstream) ?? [])];
+    if (owner) target = records.find((r) => r.session === owner) ?? { session: owner, requestId: undefined as unknown as RequestId };
+    else {
+      const sessions = new Set(records.map((r) => r.session));
+      if (sessions.size === 1) target = records[0];
+      else if (sessions.size > 1) {
+        throw new RpcError(ErrorCode.InternalError, `sluice cannot tell which of ${sessions.size} clients "${req.method}" is for; run server "${upstream.name}" with mode: per-session`);
+      }
+    }
+    if (!target) throw new RpcError(ErrorCode.InternalError, `no client call is in flight for "${req.method}" to answer`);
+    const needed = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' }[req.method];
+    if (!needed) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
+    const session = target.session;
+    if (!session.clientCapabilities[needed]) throw new RpcError(ErrorCode.InvalidRequest, `the client did not declare the "${needed}" capability`);
+    if (session.stateless) throw new RpcError(ErrorCode.InternalError, `stateless (2026-07-28) clients cannot answer "${req.method}" through sluice yet`);
+    return session.request(req.method, req.params, target.requestId);
+  }
+
+  // ---- subscriptions ------------------------------------------------------------------------------------
+
+  async subscribe(session: ClientSession, uri: string): Promise<void> {
+    const owner = this.catalogFor(session).ownerOfUri(uri);
+    if (!owner) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    let set = this.subscribers.get(uri);
+    const first = !set || set.size === 0;
+    if (!set) this.subscribers.set(uri, (set = new Set()));
+    // The upstream sees one subscription per URI however many clients hold it.
+    if (first) await owner.request('resources/subscribe', { uri });
+    set.add(session);
+    session.subscriptions.add(uri);
+  }
+
+  async unsubscribe(session: ClientSession, uri: string): Promise<void> {
+    const set = this.subscribers.get(uri);
+    session.subscriptions.delete(uri);
+    if (!set?.delete(session) || set.size > 0) return;
+    this.subscribers.delete(uri);
+    await this.catalogFor(session).ownerOfUri(uri)?.request('resources/unsubscribe', { uri }).catch(() => undefined);
+  }
+
+  /** Per-upstream status for /readyz. */
+  status(): { ready: boolean; upstreams: Params[]; conflicts: string[] } {
+    const upstreams = this.upstreams.map((u) => ({
+      name: u.name,
+      state: u.state,
+      transport: u.config.transport,
+      protocolVersion: u.protocolVersion,
+      tools: u.lists.tools.length,
+      resources: u.lists.resources.length,
+      prompts: u.lists.prompts.length,
+      ...(u.lastError ? { lastError: u.lastError } : {}),
+      ...(u.nextRetryAt ? { retryInMs: Math.max(0, u.nextRetryAt - Date.now()) } : {}),
+    }));
+    const perSession = this.perSessionConfigs.map((c) => ({ name: c.name, mode: 'per-session', transport: c.transport, sessions: [...this.sessions.values()].filter((s) => s.ownUpstreams.some((u) => u.config === c)).length }));
+    return { ready: this.upstreams.every((u) => u.state === 'ready'), upstreams: [...upstreams, ...perSession], conflicts: this.catalog.conflicts };
+  }
+}

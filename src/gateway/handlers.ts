@@ -1,0 +1,181 @@
+import { ErrorCode, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { stripEnvelope } from '../protocol/modern.js';
+import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
+import type { Upstream } from '../upstream/upstream.js';
+import type { Catalog } from './catalog.js';
+import type { Gateway } from './gateway.js';
+import { paginate } from './paginate.js';
+import type { ClientSession } from './session.js';
+
+/** What a handler knows about the request it serves. */
+export interface RequestContext {
+  gateway: Gateway;
+  session: ClientSession;
+  id: RequestId;
+  /** Aborted when the client cancels or goes away. */
+  signal: AbortSignal;
+  modern: boolean;
+}
+
+export type Handler = (ctx: RequestContext, params: Params) => Promise<Params>;
+
+/** What sluice offers every client; fixed, because upstreams may come and go after a client connected. */
+export const GATEWAY_CAPABILITIES: Params = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+const INSTRUCTIONS =
+  'sluice is an MCP gateway. Tools and prompts are named <server>__<name>; resources keep the URIs of the servers that own them.';
+
+function requireString(params: Params, key: string): string {
+  const v = params[key];
+  if (typeof v !== 'string' || v === '') throw new RpcError(ErrorCode.InvalidParams, `"${key}" must be a non-empty string`);
+  return v;
+}
+
+function cursorOf(params: Params): string | undefined {
+  const c = params.cursor;
+  if (c !== undefined && typeof c !== 'string') throw new RpcError(ErrorCode.InvalidParams, '"cursor" must be a string');
+  return c;
+}
+
+/**
+ * Copies params for the upstream: the merged name replaced by the upstream's own, the client's progress token
+ * replaced by one of ours, and the stateless envelope removed (upstreams speak the legacy revisions).
+ */
+function forwardParams(ctx: RequestContext, params: Params, rename: Params | undefined): { params: Params; done(): void } {
+  const out: Params = rename ? { ...params, ...rename } : { ...params };
+  let release = () => {};
+  const meta = params._meta as Params | undefined;
+  if (meta) {
+    const kept = ctx.modern ? stripEnvelope(meta) : { ...meta };
+    const token = meta.progressToken;
+    if (kept && (typeof token === 'string' || typeof token === 'number')) {
+      const mapped = ctx.gateway.mapProgressToken(ctx.session, token, ctx.id);
+      kept.progressToken = mapped.token;
+      release = mapped.release;
+    }
+    if (kept) out._meta = kept;
+    else delete out._meta;
+  }
+  return { params: out, done: release };
+}
+
+/** Sends one request to an upstream on the client's behalf, tracked so its progress and requests find the client. */
+async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
+  const fwd = forwardParams(ctx, params, rename);
+  const untrack = ctx.gateway.trackCall(upstream, { session: ctx.session, requestId: ctx.id });
+  try {
+    return await upstream.request(method, fwd.params, { signal: ctx.signal });
+  } finally {
+    untrack();
+    fwd.done();
+  }
+}
+
+function catalogOf(ctx: RequestContext): Catalog {
+  return ctx.gateway.catalogFor(ctx.session);
+}
+
+async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
+  const name = requireString(params, 'name');
+  const route = catalogOf(ctx).toolRoutes.get(name);
+  if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  try {
+    return await forward(ctx, route.upstream, 'tools/call', params, { name: route.name });
+  } catch (err) {
+    // The server went away mid-call: that is the tool failing, which the model should read, not a protocol fault.
+    if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
+      return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
+    }
+    throw err;
+  }
+}
+
+async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
+  const name = requireString(params, 'name');
+  const route = catalogOf(ctx).promptRoutes.get(name);
+  if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  return forward(ctx, route.upstream, 'prompts/get', params, { name: route.name });
+}
+
+function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
+  // The stateless revision reports a missing resource as invalid params; the legacy ones have their own code.
+  return new RpcError(ctx.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}
+
+async function readResource(ctx: RequestContext, params: Params): Promise<Params> {
+  const uri = requireString(params, 'uri');
+  const owner = catalogOf(ctx).ownerOfUri(uri);
+  if (!owner) throw resourceNotFound(ctx, uri);
+  return forward(ctx, owner, 'resources/read', params);
+}
+
+async function complete(ctx: RequestContext, params: Params): Promise<Params> {
+  const ref = params.ref as Params | undefined;
+  if (!ref || typeof ref !== 'object') throw new RpcError(ErrorCode.InvalidParams, '"ref" must be an object');
+  const catalog = catalogOf(ctx);
+  if (ref.type === 'ref/prompt') {
+    const route = catalog.promptRoutes.get(String(ref.name));
+    if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+    return forward(ctx, route.upstream, 'completion/complete', params, { ref: { ...ref, name: route.name } });
+  }
+  if (ref.type === 'ref/resource') {
+    const uri = String(ref.uri);
+    const owner = catalog.ownerOfTemplate(uri) ?? catalog.ownerOfUri(uri);
+    if (!owner) throw resourceNotFound(ctx, uri);
+    return forward(ctx, owner, 'completion/complete', params);
+  }
+  throw new RpcError(ErrorCode.InvalidParams, '"ref.type" must be "ref/prompt" or "ref/resource"');
+}
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+async function setLevel(ctx: RequestContext, params: Params): Promise<Params> {
+  const level = requireString(params, 'level');
+  if (!LEVELS.includes(level)) throw new RpcError(ErrorCode.InvalidParams, `"level" must be one of ${LEVELS.join(', ')}`);
+  ctx.session.logLevel = level;
+  // Upstreams only learn the level; each session still gets only what its own level lets through.
+  await Promise.all(
+    ctx.gateway.upstreamsFor(ctx.session)
+      .filter((u) => u.state === 'ready' && u.capabilities.logging)
+      .map((u) => u.request('logging/setLevel', { level }).catch(() => undefined)),
+  );
+  return {};
+}
+
+async function initialize(ctx: RequestContext, params: Params): Promise<Params> {
+  const session = ctx.session;
+  if (session.initialized) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: Server already initialized');
+  const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+  const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+  session.protocolVersion = version;
+  session.clientInfo = params.clientInfo as Params | undefined;
+  session.clientCapabilities = (params.capabilities as Params | undefined) ?? {};
+  await ctx.gateway.startPerSessionServers(session);
+  session.initialized = true;
+  ctx.gateway.register(session);
+  return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: INSTRUCTIONS };
+}
+
+/** Every method sluice answers, by name. Looked up with Map.get, so a method name can never reach a prototype. */
+export const HANDLERS = new Map<string, Handler>([
+  ['initialize', initialize],
+  ['ping', async () => ({})],
+  ['server/discover', async () => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS })],
+  ['tools/list', async (ctx, p) => paginate(catalogOf(ctx).tools, 'tools', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['prompts/list', async (ctx, p) => paginate(catalogOf(ctx).prompts, 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['resources/list', async (ctx, p) => paginate(catalogOf(ctx).resources, 'resources', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['resources/templates/list', async (ctx, p) => paginate(catalogOf(ctx).resourceTemplates, 'resourceTemplates', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['tools/call', callTool],
+  ['prompts/get', getPrompt],
+  ['resources/read', readResource],
+  ['resources/subscribe', async (ctx, p) => (await ctx.gateway.subscribe(ctx.session, requireString(p, 'uri')), {})],
+  ['resources/unsubscribe', async (ctx, p) => (await ctx.gateway.unsubscribe(ctx.session, requireString(p, 'uri')), {})],
+  ['completion/complete', complete],
+  ['logging/setLevel', setLevel],
+]);

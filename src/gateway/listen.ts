@@ -1,0 +1,41 @@
+import { ErrorCode, notification, RpcError, type Params } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/modern.js';
+import type { RequestContext } from './handlers.js';
+import type { Listener } from './gateway.js';
+
+/**
+ * `subscriptions/listen` (stateless revision): the client's one long-lived stream of list changes and resource
+ * updates. First an acknowledgement naming what we will actually send; then notifications until the client
+ * goes away; then a final result.
+ */
+export async function listen(ctx: RequestContext, params: Params): Promise<Params> {
+  const wanted = params.notifications as Params | undefined;
+  if (!wanted || typeof wanted !== 'object' || Array.isArray(wanted)) {
+    throw new RpcError(ErrorCode.InvalidParams, '"notifications" must be an object naming what to listen for');
+  }
+  const uris = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+  const listener: Listener = {
+    channel: ctx.session.channel,
+    id: ctx.id,
+    filter: { tools: wanted.toolsListChanged === true, prompts: wanted.promptsListChanged === true, resources: wanted.resourcesListChanged === true, uris: new Set(uris) },
+  };
+  const honoured: Params = {};
+  if (listener.filter.tools) honoured.toolsListChanged = true;
+  if (listener.filter.prompts) honoured.promptsListChanged = true;
+  if (listener.filter.resources) honoured.resourcesListChanged = true;
+  if (uris.length > 0) honoured.resourceSubscriptions = uris;
+  ctx.session.channel.send(notification('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: { [META.subscriptionId]: ctx.id } }), ctx.id);
+  if (Object.keys(honoured).length === 0) return { _meta: { [META.subscriptionId]: ctx.id } };
+
+  const gateway = ctx.gateway;
+  gateway.listeners.add(listener);
+  // Resource updates need an upstream subscription; the listener's session holds it while the stream is open.
+  for (const uri of uris) await gateway.subscribe(ctx.session, uri).catch(() => undefined);
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  gateway.listeners.delete(listener);
+  for (const uri of uris) await gateway.unsubscribe(ctx.session, uri);
+  return { _meta: { [META.subscriptionId]: ctx.id } };
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import type { Upstream } from '../upstream/upstream.js';
+import type { Catalog } from './catalog.js';
+
+export type TransportKind = 'stdio' | 'http' | 'ws';
+
+/**
+ * How the gateway reaches one client. `relatedTo` names the client request a message belongs to, so
+ * Streamable HTTP can put it on that request's own response stream instead of the session-wide one.
+ */
+export interface ClientChannel {
+  send(message: JsonRpcMessage, relatedTo?: RequestId): void;
+}
+
+interface OutgoingRequest {
+  resolve(result: Params): void;
+  reject(err: Error): void;
+}
+
+/**
+ * One connected client: its negotiated revision and capabilities, what it subscribed to, its calls in
+ * flight, and the requests we forwarded to it on an upstream's behalf. A stateless (2026-07-28) request gets
+ * a short-lived session of its own that is never stored.
+ */
+export class ClientSession {
+  /** Unguessable: 128 random bits. For HTTP it is also bound to the client that opened it (see the HTTP front). */
+  readonly id = randomBytes(16).toString('hex');
+  protocolVersion?: string;
+  clientInfo?: Params;
+  clientCapabilities: Params = {};
+  initialized = false;
+  /** Set by logging/setLevel; upstream log messages reach only sessions that asked for them. */
+  logLevel?: string;
+  readonly subscriptions = new Set<string>();
+  /** Client request id → the controller that cancels its upstream call. */
+  readonly inflight = new Map<RequestId, AbortController>();
+  /** Per-session upstream instances (mode: per-session), owned by and closed with this session. */
+  readonly ownUpstreams: Upstream[] = [];
+  /** This session's merged catalog when it has per-session servers; rebuilt lazily after changes. */
+  catalog?: Catalog;
+  lastSeen = Date.now();
+  closed = false;
+  private nextOutgoingId = 1;
+  private readonly outgoing = new Map<number, OutgoingRequest>();
+
+  constructor(
+    readonly transport: TransportKind,
+    readonly channel: ClientChannel,
+    readonly stateless = false,
+  ) {}
+
+  /** Sends a request to the client (sampling, elicitation, roots) and waits for its answer. */
+  request(method: string, params: Params | undefined, relatedTo: RequestId | undefined, signal?: AbortSignal): Promise<Params> {
+    if (this.closed) return Promise.reject(new RpcError(ErrorCode.InternalError, 'client session has ended'));
+    const id = `sluice-${this.nextOutgoingId++}`;
+    return new Promise<Params>((resolve, reject) => {
+      const numeric = this.nextOutgoingId - 1;
+      const onAbort = () => {
+        this.outgoing.delete(numeric);
+        this.channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the server' } }, relatedTo);
+        reject(new RpcError(ErrorCode.RequestTimeout, 'request cancelled'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.outgoing.set(numeric, {
+        resolve: (r) => (signal?.removeEventListener('abort', onAbort), resolve(r)),
+        reject: (e) => (signal?.removeEventListener('abort', onAbort), reject(e)),
+      });
+      this.channel.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }, relatedTo);
+    });
+  }
+
+  /** Delivers the client's answer to one of our requests; false if we never asked it. */
+  settle(id: RequestId, result: Params | undefined, error: { code: number; message: string; data?: unknown } | undefined): boolean {
+    const numeric = typeof id === 'string' && id.startsWith('sluice-') ? Number(id.slice(7)) : NaN;
+    const pending = this.outgoing.get(numeric);
+    if (!pending) return false;
+    this.outgoing.delete(numeric);
+    if (error) pending.reject(new RpcError(error.code, error.message, error.data));
+    else pending.resolve(result ?? {});
+    return true;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.inflight.values()) c.abort('client session ended');
+    for (const p of this.outgoing.values()) p.reject(new RpcError(ErrorCode.InternalError, 'client session ended'));
+    this.outgoing.clear();
+  }
+}

@@ -1,0 +1,313 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dispatch, statelessSession } from '../gateway/dispatch.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { ClientSession } from '../gateway/session.js';
+import { checkEnvelope, parseJson } from '../protocol/envelope.js';
+import {
+  ErrorCode,
+  errorMessage,
+  isNotification,
+  isRequest,
+  isResponse,
+  RpcError,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
+import { claimedVersion, isModernVersion, MODERN_METHODS, ModernError } from '../protocol/modern.js';
+import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js';
+import { checkLocalRequest } from './guards.js';
+import { EventStream, Exchange } from './sse.js';
+
+/** HTTP-side state of one legacy session: who opened it, its GET stream, and its open POST exchanges. */
+interface HttpSession {
+  session: ClientSession;
+  owner: string;
+  stream?: EventStream;
+  exchanges: Map<RequestId, Exchange>;
+}
+
+type Reply = { status: number; body?: JsonRpcMessage | JsonRpcMessage[]; headers?: Record<string, string> };
+
+function jsonError(status: number, code: number, message: string, id: RequestId | null = null, data?: unknown): Reply {
+  return { status, body: errorMessage(id, data === undefined ? { code, message } : { code, message, data }) };
+}
+
+/**
+ * The Streamable HTTP front door at /mcp, plus /healthz and /readyz. Our own node:http code rather than the
+ * SDK's server transport: it is the hot path, and a thin front with plain JSON answers costs a fraction of
+ * the SDK's per-request conversions (see ARCHITECTURE.md). Everything it receives goes to the one dispatcher.
+ */
+export class HttpFront {
+  readonly server: Server;
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly gateway: Gateway) {
+    this.server = createServer((req, res) => this.route(req, res));
+    this.server.keepAliveTimeout = 65_000;
+    this.sweeper = setInterval(() => this.sweepIdle(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const s of this.sessions.values()) s.stream?.close();
+    this.sessions.clear();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    const refusal = checkLocalRequest(this.gateway.config, req);
+    if (refusal) return this.reply(res, jsonError(403, -32000, `Forbidden: ${refusal}`));
+    if (path === '/healthz' && req.method === 'GET') return this.reply(res, { status: 200, body: { status: 'ok' } as never });
+    if (path === '/readyz' && req.method === 'GET') {
+      const status = this.gateway.status();
+      return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
+    }
+    if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
+    if (req.method === 'POST') return void this.post(req, res).catch((err: Error) => {
+      this.gateway.log.error({ err }, 'HTTP request failed');
+      if (!res.headersSent) this.reply(res, jsonError(500, ErrorCode.InternalError, 'Internal error'));
+      else res.destroy();
+    });
+    if (req.method === 'GET') return this.get(req, res);
+    if (req.method === 'DELETE') return void this.delete(req, res);
+    this.reply(res, { ...jsonError(405, -32000, `Method not allowed: ${req.method}`), headers: { allow: 'GET, POST, DELETE' } });
+  }
+
+  private reply(res: ServerResponse, r: Reply): void {
+    if (res.headersSent) return void res.end();
+    if (r.body === undefined) {
+      res.writeHead(r.status, r.headers);
+      return void res.end();
+    }
+    const text = JSON.stringify(r.body);
+    res.writeHead(r.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...r.headers });
+    res.end(text);
+  }
+
+  /** Reads the body up to the configured limit; answers 413 itself and returns undefined when it is larger. */
+  private readBody(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+    const max = this.gateway.config.http.maxBodyBytes;
+    const tooLarge = () => {
+      this.reply(res, { ...jsonError(413, ErrorCode.InvalidRequest, `Invalid Request: body exceeds the limit of ${max} bytes`), headers: { connection: 'close' } });
+      req.resume();
+    };
+    if (Number(req.headers['content-length'] ?? 0) > max) {
+      tooLarge();
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > max) {
+          req.removeAllListeners('data');
+          tooLarge();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => resolve(size > max ? undefined : Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
+    });
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(type)) {
+      return this.reply(res, jsonError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+    }
+    const text = await this.readBody(req, res);
+    if (text === undefined) return;
+    const parsed = parseJson(text);
+    if (!parsed.ok) return this.reply(res, { status: 400, body: parsed.error });
+    const acceptsSse = /text\/event-stream/i.test(req.headers.accept ?? '');
+    if (Array.isArray(parsed.value)) return this.postBatch(req, res, parsed.value);
+    const checked = checkEnvelope(parsed.value);
+    if (!checked.ok) return this.reply(res, { status: 400, body: checked.error });
+    const message = checked.message;
+
+    const claim = isResponse(message) ? undefined : claimedVersion(message);
+    const headerVersion = header(req, 'mcp-protocol-version');
+    if (claim !== undefined) return this.postStateless(req, res, message as JsonRpcRequest, claim, acceptsSse);
+    if (headerVersion !== undefined && isModernVersion(headerVersion)) {
+      return this.reply(res, jsonError(400, ErrorCode.InvalidParams, `Bad Request: protocol revision ${headerVersion} requires the per-request envelope key(s): _meta`, idOf(message)));
+    }
+    if (isRequest(message) && message.method === 'initialize') return this.postInitialize(req, res, message, acceptsSse);
+
+    const found = this.findSession(req, res, headerVersion);
+    if (!found) return;
+    if (!isRequest(message)) {
+      await dispatch(this.gateway, found.session, message);
+      return this.reply(res, { status: 202 });
+    }
+    const exchange = new Exchange(res, acceptsSse);
+    await this.run(found, message, exchange);
+  }
+
+  /** Dispatches one request of a legacy session, with its exchange registered so related messages find it. */
+  private async run(http: HttpSession, message: JsonRpcRequest, exchange: Exchange): Promise<void> {
+    http.exchanges.set(message.id, exchange);
+    // A client that hangs up has cancelled its request (there is no other way on HTTP).
+    const onClose = () => http.session.inflight.get(message.id)?.abort('client disconnected');
+    exchange.onClose(onClose);
+    try {
+      const response = await dispatch(this.gateway, http.session, message);
+      if (response) exchange.finish(response);
+    } finally {
+      http.exchanges.delete(message.id);
+    }
+  }
+
+  private async postInitialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, acceptsSse: boolean): Promise<void> {
+    if (header(req, 'mcp-session-id')) {
+      return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not carry an Mcp-Session-Id; it opens a new session', message.id));
+    }
+    const http: HttpSession = { session: undefined as unknown as ClientSession, owner: clientKey(req), exchanges: new Map() };
+    http.session = new ClientSession('http', { send: (m, relatedTo) => this.sendToSession(http, m, relatedTo) });
+    const response = await dispatch(this.gateway, http.session, message);
+    if (response && 'result' in response) this.sessions.set(http.session.id, http);
+    const exchange = new Exchange(res, acceptsSse, response && 'result' in response ? { 'mcp-session-id': http.session.id } : {});
+    if (response) exchange.finish(response);
+  }
+
+  /** A 2026-07-28 request: no session; the headers must agree with the body; a throw-away session serves it. */
+  private async postStateless(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, claim: string, acceptsSse: boolean): Promise<void> {
+    const id = idOf(message);
+    const headerVersion = header(req, 'mcp-protocol-version');
+    if (headerVersion !== undefined && headerVersion !== claim) {
+      return this.reply(res, jsonError(400, ModernError.HeaderMismatch, `Bad Request: the MCP-Protocol-Version header (${headerVersion}) and the body (${claim}) disagree`, id));
+    }
+    if (isRequest(message)) {
+      const method = header(req, 'mcp-method');
+      if (method !== undefined && method !== message.method) {
+        return this.reply(res, jsonError(400, ModernError.HeaderMismatch, `Bad Request: the Mcp-Method header (${method}) and the body (${message.method}) disagree`, id));
+      }
+      const nameHeader = header(req, 'mcp-name');
+      const name = message.params?.[message.method === 'resources/read' ? 'uri' : 'name'];
+      if (nameHeader !== undefined && typeof name === 'string' && decodeHeader(nameHeader) !== name) {
+        return this.reply(res, jsonError(400, ModernError.HeaderMismatch, `Bad Request: the Mcp-Name header and the body disagree`, id));
+      }
+    }
+    const exchange = new Exchange(res, acceptsSse);
+    const session = statelessSession('http', { send: (m) => void exchange.send(m) }, message);
+    if (session instanceof RpcError) {
+      const status = session.code === ModernError.UnsupportedProtocolVersion || session.code === ErrorCode.InvalidParams ? 400 : 200;
+      return this.reply(res, jsonError(status, session.code, session.message, id, session.data));
+    }
+    if (!isRequest(message)) return this.reply(res, { status: 202 });
+    if (!MODERN_METHODS.has(message.method)) return this.reply(res, jsonError(404, ErrorCode.MethodNotFound, `Method not found: ${message.method}`, id));
+    exchange.onClose(() => session.close());
+    const response = await dispatch(this.gateway, session, message);
+    if (response) exchange.finish(response);
+  }
+
+  private async postBatch(req: IncomingMessage, res: ServerResponse, values: unknown[]): Promise<void> {
+    const found = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+    if (!found) return;
+    const version = found.session.protocolVersion;
+    if (!allowsBatches(version)) {
+      return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not allowed by protocol revision ${version}; only 2025-03-26 has them`));
+    }
+    if (values.length === 0 || values.length > MAX_BATCH) {
+      return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages, this one has ${values.length}`));
+    }
+    const answers = await Promise.all(
+      values.map(async (v): Promise<JsonRpcResponse | undefined> => {
+        const checked = checkEnvelope(v);
+        if (!checked.ok) return checked.error;
+        return dispatch(this.gateway, found.session, checked.message);
+      }),
+    );
+    const responses = answers.filter((a): a is JsonRpcResponse => a !== undefined);
+    this.reply(res, responses.length > 0 ? { status: 200, body: responses } : { status: 202 });
+  }
+
+  /**
+   * The legacy session a request names. Unknown ids, and ids used by anyone but the client that opened the
+   * session, get the same 404, so a guessed or stolen id tells an attacker nothing.
+   */
+  private findSession(req: IncomingMessage, res: ServerResponse, headerVersion: string | undefined): HttpSession | undefined {
+    const id = header(req, 'mcp-session-id');
+    if (!id) return void this.reply(res, jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+    const http = this.sessions.get(id);
+    if (!http || http.owner !== clientKey(req)) return void this.reply(res, jsonError(404, -32001, 'Session not found'));
+    if (headerVersion !== undefined && headerVersion !== http.session.protocolVersion && !ALL_VERSIONS.includes(headerVersion)) {
+      return void this.reply(res, jsonError(400, -32000, `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${ALL_VERSIONS.join(', ')})`));
+    }
+    http.session.lastSeen = Date.now();
+    return http;
+  }
+
+  private get(req: IncomingMessage, res: ServerResponse): void {
+    if (!/text\/event-stream/i.test(req.headers.accept ?? '')) {
+      return this.reply(res, jsonError(406, -32000, 'Not Acceptable: GET /mcp needs Accept: text/event-stream'));
+    }
+    const http = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+    if (!http) return;
+    if (http.stream && !http.stream.closed) return this.reply(res, jsonError(409, -32000, 'Conflict: this session already has an open event stream'));
+    http.stream = new EventStream(res);
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const http = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+    if (!http) return;
+    await this.endSession(http);
+    this.reply(res, { status: 200 });
+  }
+
+  private async endSession(http: HttpSession): Promise<void> {
+    this.sessions.delete(http.session.id);
+    http.stream?.close();
+    await this.gateway.closeSession(http.session);
+  }
+
+  /** Related messages go on their request's own stream when it can carry them, the rest on the GET stream. */
+  private sendToSession(http: HttpSession, message: JsonRpcMessage, relatedTo: RequestId | undefined): void {
+    const exchange = relatedTo === undefined ? undefined : http.exchanges.get(relatedTo);
+    if (exchange?.send(message)) return;
+    if (http.stream && !http.stream.closed) return http.stream.send(message);
+    if (!isNotification(message)) this.gateway.log.warn({ session: http.session.id, method: (message as { method?: string }).method }, 'no open stream to reach the client');
+  }
+
+  private sweepIdle(): void {
+    const limit = Date.now() - this.gateway.config.http.sessionIdleTimeoutMs;
+    for (const http of [...this.sessions.values()]) {
+      const busy = http.exchanges.size > 0 || (http.stream !== undefined && !http.stream.closed);
+      if (!busy && http.session.lastSeen < limit) void this.endSession(http);
+    }
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Header values that are not plain ASCII travel as `=?base64?…?=` in the stateless revision. */
+function decodeHeader(value: string): string {
+  const m = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+  return m ? Buffer.from(m[1], 'base64').toString('utf8') : value;
+}
+
+function idOf(message: JsonRpcMessage): RequestId | null {
+  return 'id' in message && message.id !== undefined ? message.id : null;
+}
+
+/**
+ * Who opened a session. With a bearer token it is the token (hashed: we never keep it); without one, the
+ * client's address. A session id presented by anyone else is refused.
+ */
+function clientKey(req: IncomingMessage): string {
+  const auth = req.headers.authorization;
+  if (auth) return `token:${createHash('sha256').update(auth).digest('hex')}`;
+  return `addr:${req.socket.remoteAddress ?? ''}`;
+}

@@ -1,0 +1,28 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { Gateway } from '../gateway/gateway.js';
+import { ClientSession } from '../gateway/session.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { handleFrame } from './frames.js';
+
+/**
+ * MCP over the process's own stdin/stdout: newline-delimited JSON, one client. Nothing but protocol
+ * messages may ever reach `output` (logs go to stderr). Resolves when the client closes stdin.
+ */
+export function serveStdio(gateway: Gateway, input: Readable = process.stdin, output: Writable = process.stdout): Promise<void> {
+  const write = (m: JsonRpcMessage | JsonRpcMessage[]) => void output.write(JSON.stringify(m) + '\n');
+  const session = new ClientSession('stdio', { send: (m) => write(m) });
+  gateway.register(session);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  const max = gateway.config.http.maxBodyBytes;
+  lines.on('line', (line) => {
+    if (line.trim() === '') return;
+    // Each line is handled on its own: a slow tool call must not hold up a ping or a cancellation behind it.
+    void handleFrame(gateway, session, line, max).then((reply) => reply && write(reply));
+  });
+  return new Promise((resolve) => {
+    lines.once('close', () => {
+      void gateway.closeSession(session).then(resolve);
+    });
+  });
+}

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { MessageTransport } from './transport.js';
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Receives each line the server writes to stderr (servers log there). */
+  onStderr?: (line: string) => void;
+}
+
+/**
+ * A child process speaking newline-delimited JSON-RPC. Our own rather than the SDK's StdioClientTransport
+ * because this is the hot path of every proxied call: the SDK re-validates every incoming message with zod,
+ * which costs more than the rest of the hop; we parse once and pass the data through untouched.
+ */
+export class StdioTransport implements MessageTransport {
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private child?: ChildProcessWithoutNullStreams;
+  private buffer = '';
+  private closed = false;
+
+  constructor(private readonly options: StdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      // Only a safe base environment is inherited (as the SDK does): the gateway's own secrets stay out of
+      // upstream processes unless the config passes them explicitly.
+      const child = spawn(this.options.command, this.options.args, {
+        cwd: this.options.cwd,
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once('error', (err) => {
+        if (!this.closed) reject(err);
+        this.onerror?.(err);
+        this.finish();
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', () => this.finish());
+      child.stdin.on('error', (err) => this.onerror?.(err));
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => this.onData(chunk));
+      let errBuffer = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
+        errBuffer += chunk;
+        let nl: number;
+        while ((nl = errBuffer.indexOf('\n')) >= 0) {
+          const line = errBuffer.slice(0, nl).trimEnd();
+          errBuffer = errBuffer.slice(nl + 1);
+          if (line) this.options.onStderr?.(line);
+        }
+      });
+    });
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, nl).trim();
+      this.buffer = this.buffer.slice(nl + 1);
+      if (!line) continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        this.onerror?.(new Error(`upstream wrote a line that is not JSON: ${line.slice(0, 200)}`));
+        continue;
+      }
+      if (message !== null && typeof message === 'object' && !Array.isArray(message)) this.onmessage?.(message as JsonRpcMessage);
+      else this.onerror?.(new Error(`upstream wrote JSON that is not a JSON-RPC message: ${line.slice(0, 200)}`));
+    }
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return Promise.reject(new Error('upstream process is not running'));
+    child.stdin.write(JSON.stringify(message) + '\n');
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return;
+    child.stdin.end();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 2000);
+    const hard = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    clearTimeout(hard);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}

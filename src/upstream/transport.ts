@@ -1,0 +1,16 @@
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+
+/**
+ * The seam every connection meets: start / send / close plus callbacks. It has the shape of the MCP SDK's
+ * Transport, so the SDK's client transports plug in unchanged where we use them.
+ */
+export interface MessageTransport {
+  start(): Promise<void>;
+  send(message: JsonRpcMessage): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Streamable HTTP only: tells the transport which revision to announce in headers. */
+  setProtocolVersion?: (version: string) => void;
+}

@@ -1,0 +1,239 @@
+import { EventEmitter } from 'node:events';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { ErrorCode, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
+import { LEGACY_VERSIONS } from '../protocol/versions.js';
+import { SLUICE_VERSION } from '../version.js';
+import { RpcPeer, type RequestOptions } from './peer.js';
+import { StdioTransport } from './stdio-transport.js';
+import type { MessageTransport } from './transport.js';
+import { WebSocketClientTransport } from './ws-transport.js';
+
+export type UpstreamState = 'connecting' | 'ready' | 'unavailable' | 'closed';
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+/** What one upstream offers, exactly as it sent it (we never strip fields we do not know). */
+export interface UpstreamLists {
+  tools: Params[];
+  resources: Params[];
+  resourceTemplates: Params[];
+  prompts: Params[];
+}
+
+const LIST_METHODS: Record<ListKind, { method: string; field: string; capability: string }> = {
+  tools: { method: 'tools/list', field: 'tools', capability: 'tools' },
+  resources: { method: 'resources/list', field: 'resources', capability: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', field: 'resourceTemplates', capability: 'resources' },
+  prompts: { method: 'prompts/list', field: 'prompts', capability: 'prompts' },
+};
+
+const LIST_CHANGED: Record<string, ListKind[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+  'notifications/prompts/list_changed': ['prompts'],
+};
+
+export interface UpstreamEvents {
+  /** Its lists changed (or it came or went): the merged catalog must be rebuilt. */
+  change: [];
+  /** A notification that is not about its lists (progress, logging, resource updates, cancellations). */
+  notification: [JsonRpcNotification];
+}
+
+export interface UpstreamOptions {
+  logger: Logger;
+  /** Capabilities we announce to the server; decides e.g. whether it may ask for sampling. */
+  clientCapabilities: Params;
+  /** Handles what the server asks of its client (sampling, elicitation, roots). */
+  onRequest(request: JsonRpcRequest): Promise<Params>;
+  /** Reconnect after a failure; off for per-session instances, which their session owns. */
+  reconnect: boolean;
+}
+
+/**
+ * One configured upstream server: connects, negotiates, keeps its lists cached, reconnects with exponential
+ * backoff and jitter when it fails, and forwards calls. A failure here never leaves this object: the gateway
+ * just sees the server as unavailable until it comes back.
+ */
+export class Upstream extends EventEmitter<UpstreamEvents> {
+  state: UpstreamState = 'connecting';
+  lastError?: string;
+  attempts = 0;
+  nextRetryAt?: number;
+  connectedAt?: number;
+  protocolVersion?: string;
+  serverInfo?: Params;
+  capabilities: Params = {};
+  instructions?: string;
+  lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+  private peer?: RpcPeer;
+  private retryTimer?: NodeJS.Timeout;
+  private refreshing = new Map<ListKind, Promise<void>>();
+  private generation = 0;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: UpstreamOptions,
+  ) {
+    super();
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Starts connecting; resolves once the first attempt has succeeded or failed (never rejects). */
+  start(): Promise<void> {
+    return this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    clearTimeout(this.retryTimer);
+    this.generation++;
+    const peer = this.peer;
+    this.peer = undefined;
+    await peer?.close().catch(() => undefined);
+  }
+
+  request(method: string, params: Params | undefined, options: Partial<RequestOptions> = {}): Promise<Params> {
+    const peer = this.peer;
+    if (this.state !== 'ready' || !peer) {
+      return Promise.reject(new RpcError(ErrorCode.UpstreamUnavailable, `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
+    }
+    return peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    return this.peer?.notify(method, params) ?? Promise.resolve();
+  }
+
+  private async connect(): Promise<void> {
+    const generation = ++this.generation;
+    this.state = 'connecting';
+    this.attempts++;
+    const log = this.options.logger;
+    let transport: MessageTransport | undefined;
+    try {
+      transport = this.createTransport();
+      const peer = new RpcPeer(transport, {
+        onRequest: (req) => (req.method === 'ping' ? Promise.resolve({}) : this.options.onRequest(req)),
+        onNotification: (n) => this.onNotification(n),
+      });
+      transport.onclose = () => this.onDisconnect(generation, 'connection closed');
+      transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
+      await transport.start();
+      const init = await peer.request(
+        'initialize',
+        { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.options.clientCapabilities, clientInfo: { name: 'sluice', version: SLUICE_VERSION } },
+        { timeoutMs: 30_000 },
+      );
+      const version = String(init.protocolVersion ?? '');
+      if (!(LEGACY_VERSIONS as readonly string[]).includes(version)) throw new Error(`server answered with unsupported protocol version "${version}"`);
+      transport.setProtocolVersion?.(version);
+      await peer.notify('notifications/initialized');
+      if (generation !== this.generation) return void peer.close();
+      this.peer = peer;
+      this.protocolVersion = version;
+      this.serverInfo = init.serverInfo as Params | undefined;
+      this.capabilities = (init.capabilities as Params | undefined) ?? {};
+      this.instructions = typeof init.instructions === 'string' ? init.instructions : undefined;
+      await Promise.all((Object.keys(LIST_METHODS) as ListKind[]).map((k) => this.fetchList(peer, k)));
+      if (generation !== this.generation) return;
+      this.state = 'ready';
+      this.attempts = 0;
+      this.lastError = undefined;
+      this.connectedAt = Date.now();
+      log.info({ upstream: this.name, version, tools: this.lists.tools.length, resources: this.lists.resources.length, prompts: this.lists.prompts.length }, 'upstream ready');
+      this.emit('change');
+    } catch (err) {
+      if (generation !== this.generation) return;
+      this.peer = undefined;
+      void transport?.close().catch(() => undefined);
+      this.onDisconnect(generation, (err as Error).message);
+    }
+  }
+
+  private onDisconnect(generation: number, reason: string): void {
+    if (generation !== this.generation || this.state === 'closed' || this.state === 'unavailable') return;
+    const wasReady = this.state === 'ready';
+    this.state = 'unavailable';
+    this.lastError = reason;
+    this.peer = undefined;
+    this.lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+    this.options.logger.warn({ upstream: this.name, reason, attempts: this.attempts }, 'upstream unavailable');
+    if (wasReady) this.emit('change');
+    if (this.options.reconnect) this.scheduleRetry();
+  }
+
+  /** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s … capped at 30 s. */
+  private scheduleRetry(): void {
+    const ceiling = Math.min(30_000, 500 * 2 ** Math.min(this.attempts - 1, 10));
+    const delay = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    this.nextRetryAt = Date.now() + delay;
+    this.retryTimer = setTimeout(() => {
+      this.nextRetryAt = undefined;
+      void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private createTransport(): MessageTransport {
+    const c = this.config;
+    const log = this.options.logger;
+    switch (c.transport) {
+      case 'stdio':
+        return new StdioTransport({ ...c, onStderr: (line) => log.debug({ upstream: c.name }, line) });
+      case 'ws':
+        return new WebSocketClientTransport(c.url, c.headers);
+      case 'sse':
+        return new SSEClientTransport(new URL(c.url), { requestInit: { headers: c.headers } }) as unknown as MessageTransport;
+      case 'http':
+        return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } }) as unknown as MessageTransport;
+    }
+  }
+
+  private async fetchList(peer: RpcPeer, kind: ListKind): Promise<void> {
+    const { method, field, capability } = LIST_METHODS[kind];
+    if (!this.capabilities[capability]) {
+      this.lists[kind] = [];
+      return;
+    }
+    const items: Params[] = [];
+    let cursor: string | undefined;
+    // Follow every page; a server that repeats a cursor must not keep us here forever.
+    for (let page = 0; page < 1000; page++) {
+      const result = await peer.request(method, cursor ? { cursor } : undefined, { timeoutMs: 30_000 });
+      const got = result[field];
+      if (Array.isArray(got)) items.push(...(got as Params[]));
+      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== cursor ? result.nextCursor : undefined;
+      if (!cursor) break;
+    }
+    this.lists[kind] = items;
+  }
+
+  /** Re-reads a list after `list_changed`; concurrent notifications for the same list share one refresh. */
+  refresh(kind: ListKind): Promise<void> {
+    const running = this.refreshing.get(kind);
+    if (running) return running.then(() => this.refresh(kind));
+    const peer = this.peer;
+    if (!peer || this.state !== 'ready') return Promise.resolve();
+    const job = this.fetchList(peer, kind)
+      .then(() => void this.emit('change'))
+      .catch((err: Error) => this.options.logger.warn({ upstream: this.name, list: kind, err: err.message }, 'list refresh failed'))
+      .finally(() => this.refreshing.delete(kind));
+    this.refreshing.set(kind, job);
+    return job;
+  }
+
+  private onNotification(n: JsonRpcNotification): void {
+    const kinds = LIST_CHANGED[n.method];
+    if (kinds) {
+      for (const k of kinds) void this.refresh(k);
+      return;
+    }
+    this.emit('notification', n);
+  }
+}

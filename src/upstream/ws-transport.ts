@@ -1,0 +1,47 @@
+import WebSocket from 'ws';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { MessageTransport } from './transport.js';
+
+/** MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. */
+export class WebSocketClientTransport implements MessageTransport {
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private socket?: WebSocket;
+
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url, 'mcp', { headers: this.headers });
+      this.socket = socket;
+      socket.once('open', () => resolve());
+      socket.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      socket.on('close', () => this.onclose?.());
+      socket.on('message', (data) => {
+        try {
+          this.onmessage?.(JSON.parse(data.toString()) as JsonRpcMessage);
+        } catch (err) {
+          this.onerror?.(new Error(`WebSocket frame is not JSON: ${(err as Error).message}`));
+        }
+      });
+    });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return reject(new Error('WebSocket is not open'));
+      this.socket.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.socket?.close();
+  }
+}
