@@ -68,6 +68,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   instructions?: string;
   lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
+  /** The server's process id while a stdio server runs (for status pages, and tests that kill it). */
+  pid?: number;
   private peer?: RpcPeer;
   private retryTimer?: NodeJS.Timeout;
   private refreshing = new Map<ListKind, Promise<void>>();
@@ -125,6 +127,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       transport.onclose = () => this.onDisconnect(generation, 'connection closed');
       transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
       await transport.start();
+      this.pid = transport instanceof StdioTransport ? transport.pid : undefined;
       const init = await peer.request(
         'initialize',
         { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.options.clientCapabilities, clientInfo: { name: 'sluice', version: SLUICE_VERSION } },
@@ -162,6 +165,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.state = 'unavailable';
     this.lastError = reason;
     this.peer = undefined;
+    this.pid = undefined;
     this.lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
     this.options.logger.warn({ upstream: this.name, reason, attempts: this.attempts }, 'upstream unavailable');
     if (wasReady) this.emit('change');

@@ -1,0 +1,16 @@
+import { startGateway, type RunningGateway } from '../../src/cli/serve.js';
+import { parseConfig } from '../../src/config/load.js';
+import { silentLogger } from '../../src/log.js';
+
+export interface TestGateway extends RunningGateway {
+  url: string;
+  wsUrl: string;
+}
+
+/** A real gateway in this process, on a free loopback port, from YAML text. */
+export async function startTestGateway(yaml: string): Promise<TestGateway> {
+  const config = parseConfig(yaml, 'test.yaml');
+  const running = await startGateway(config, silentLogger);
+  const port = running.address!.port;
+  return { ...running, url: `http://127.0.0.1:${port}/mcp`, wsUrl: `ws://127.0.0.1:${port}/ws` };
+}

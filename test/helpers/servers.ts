@@ -1,0 +1,33 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root, for paths to the real upstream servers installed in node_modules. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+export const MEMORY = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+export const CLI = path.join(ROOT, 'src/cli/main.ts');
+
+/** A fresh folder with a couple of files, for server-filesystem to serve. */
+export function makeSandbox(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sluice-sandbox-'));
+  writeFileSync(path.join(dir, 'hello.txt'), 'hello from the sandbox\n');
+  return dir;
+}
+
+/** YAML for a gateway in front of server-everything and server-filesystem, on any free loopback port. */
+export function defaultYaml(sandbox: string, extra = ''): string {
+  return `listen: 127.0.0.1:0
+logLevel: silent
+${extra}
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+  files:
+    command: node
+    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
+`;
+}
