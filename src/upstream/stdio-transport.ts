@@ -24,6 +24,8 @@ export class StdioTransport implements MessageTransport {
   private child?: ChildProcessWithoutNullStreams;
   private buffer = '';
   private closed = false;
+  private lastStderr = '';
+  closeReason?: string;
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -43,12 +45,17 @@ export class StdioTransport implements MessageTransport {
       });
       this.child = child;
       child.once('error', (err) => {
+        this.closeReason = `cannot start ${this.options.command}: ${err.message}`;
         if (!this.closed) reject(err);
         this.onerror?.(err);
         this.finish();
       });
       child.once('spawn', () => resolve());
-      child.once('exit', () => this.finish());
+      child.once('exit', (code, signal) => {
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.closeReason = `server process ${how}${this.lastStderr ? ` (last stderr: ${this.lastStderr.slice(0, 300)})` : ''}`;
+        this.finish();
+      });
       child.stdin.on('error', (err) => this.onerror?.(err));
       child.stdout.setEncoding('utf8');
       child.stdout.on('data', (chunk: string) => this.onData(chunk));
@@ -60,7 +67,10 @@ export class StdioTransport implements MessageTransport {
         while ((nl = errBuffer.indexOf('\n')) >= 0) {
           const line = errBuffer.slice(0, nl).trimEnd();
           errBuffer = errBuffer.slice(nl + 1);
-          if (line) this.options.onStderr?.(line);
+          if (line) {
+            this.lastStderr = line;
+            this.options.onStderr?.(line);
+          }
         }
       });
     });

@@ -11,6 +11,8 @@ export interface MessageTransport {
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** Why the connection ended, when the transport knows more than "closed" (exit code, last stderr line). */
+  closeReason?: string;
   /** Streamable HTTP only: tells the transport which revision to announce in headers. */
   setProtocolVersion?: (version: string) => void;
 }

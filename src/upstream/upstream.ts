@@ -120,12 +120,14 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     let transport: MessageTransport | undefined;
     try {
       transport = this.createTransport();
+      // Set before the peer wraps them: the peer fails its pending requests first, then this runs.
+      const closing = transport;
+      transport.onclose = () => this.onDisconnect(generation, closing.closeReason ?? 'connection closed');
+      transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
       const peer = new RpcPeer(transport, {
         onRequest: (req) => (req.method === 'ping' ? Promise.resolve({}) : this.options.onRequest(req)),
         onNotification: (n) => this.onNotification(n),
       });
-      transport.onclose = () => this.onDisconnect(generation, 'connection closed');
-      transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
       await transport.start();
       this.pid = transport instanceof StdioTransport ? transport.pid : undefined;
       const init = await peer.request(

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectV2 } from '../helpers/clients.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { defaultYaml, makeSandbox } from '../helpers/servers.js';
+import { waitFor } from '../helpers/wait.js';
+
+let gw: TestGateway;
+let sandbox: string;
+
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  gw = await startTestGateway(
+    defaultYaml(sandbox).replace(
+      'mcpServers:\n',
+      `mcpServers:
+  broken:
+    command: node
+    args: [-e, "process.exit(3)"]
+`,
+    ),
+  );
+});
+afterAll(async () => gw?.stop());
+
+async function readyz(): Promise<{ status: number; body: { ready: boolean; upstreams: { name: string; state: string; lastError?: string }[] } }> {
+  const res = await fetch(gw.url.replace('/mcp', '/readyz'));
+  return { status: res.status, body: (await res.json()) as never };
+}
+
+describe('upstream failures', () => {
+  it('starts despite an upstream that cannot start, and says so in /readyz', async () => {
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    const broken = body.upstreams.find((u) => u.name === 'broken')!;
+    expect(broken.state).not.toBe('ready');
+    expect(broken.lastError).toBeTruthy();
+    expect(body.upstreams.find((u) => u.name === 'everything')?.state).toBe('ready');
+    const health = await fetch(gw.url.replace('/mcp', '/healthz'));
+    expect(health.status).toBe(200);
+  });
+
+  it('drops a crashed upstream from the lists, keeps serving the other, and takes it back when it returns', async () => {
+    const client = await connectV2(gw.url, 'legacy');
+    let listChanged = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged++);
+    await new Promise((r) => setTimeout(r, 200)); // let the SDK open the session's event stream
+
+    const everything = gw.gateway.upstreams.find((u) => u.name === 'everything')!;
+    const pid = everything.pid!;
+    expect(pid).toBeGreaterThan(0);
+    // A slow call in flight when the server dies must end with a clear tool error, not hang.
+    const inflight = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 10, steps: 5 } });
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(pid, 'SIGKILL');
+
+    const failed = await inflight;
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toMatch(/everything/);
+
+    await waitFor(() => listChanged > 0, 3000, 'tools/list_changed after the crash');
+    const during = (await client.listTools()).tools.map((t) => t.name);
+    expect(during.some((n) => n.startsWith('everything__'))).toBe(false);
+    const file = await client.callTool({ name: 'files__read_text_file', arguments: { path: `${sandbox}/hello.txt` } });
+    expect(file.content).toEqual([{ type: 'text', text: 'hello from the sandbox\n' }]);
+    await expect(client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })).rejects.toThrow(/Unknown tool/);
+
+    const changesBefore = listChanged;
+    await waitFor(() => everything.state === 'ready', 15_000, 'the upstream to come back');
+    expect(everything.pid).not.toBe(pid);
+    await waitFor(() => listChanged > changesBefore, 3000, 'tools/list_changed after the return');
+    const echo = await client.callTool({ name: 'everything__echo', arguments: { message: 'back again' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: back again' }]);
+    await client.close();
+  });
+
+  it('retries a failing upstream with growing delays', async () => {
+    const broken = gw.gateway.upstreams.find((u) => u.name === 'broken')!;
+    const attemptsBefore = broken.attempts;
+    await waitFor(() => broken.attempts >= attemptsBefore + 2, 10_000, 'two more attempts');
+    const { body } = await readyz();
+    expect(body.upstreams.find((u) => u.name === 'broken')?.state).not.toBe('ready');
+  });
+});
