@@ -87,8 +87,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_value':
       return `invalid value; allowed: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_type':
-      return issue.input === undefined ? `required (${issue.expected})` : `expected ${issue.expected}`;
+    case 'invalid_type': {
+      const received = /received (\w+)/.exec(issue.message)?.[1];
+      return received === 'undefined' ? `required (${issue.expected})` : `expected ${issue.expected}${received ? `, got ${received}` : ''}`;
+    }
     default:
       return issue.message;
   }

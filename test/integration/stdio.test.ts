@@ -1,0 +1,126 @@
+import { Client, type Client as ClientType } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultYaml, makeSandbox, ROOT } from '../helpers/servers.js';
+import { runSluice, SLUICE_NODE_ARGS, spawnSluiceStdio, writeConfig } from '../helpers/sluice-cli.js';
+import { waitFor } from '../helpers/wait.js';
+
+let sandbox: string;
+let configFile: string;
+
+beforeAll(() => {
+  sandbox = makeSandbox();
+  configFile = writeConfig(sandbox, defaultYaml(sandbox));
+});
+
+describe('SDK v2 client spawning `sluice serve --stdio --no-http`', () => {
+  let client: ClientType;
+  let transport: StdioClientTransport;
+  let stderr = '';
+  beforeAll(async () => {
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...SLUICE_NODE_ARGS, 'serve', '--stdio', '--no-http', '--config', configFile],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => client?.close());
+
+  it('initializes with sluice as the server', () => {
+    expect(client.getServerVersion()?.name).toBe('sluice');
+  });
+
+  it('lists the tools of both servers', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('everything__echo');
+    expect(names).toContain('files__read_text_file');
+  });
+
+  it('calls echo and a file tool', async () => {
+    const echo = await client.callTool({ name: 'everything__echo', arguments: { message: 'down the pipe' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: down the pipe' }]);
+    const file = await client.callTool({ name: 'files__read_text_file', arguments: { path: `${sandbox}/hello.txt` } });
+    expect(file.content).toEqual([{ type: 'text', text: 'hello from the sandbox\n' }]);
+  });
+});
+
+describe('stdout carries nothing but JSON-RPC', () => {
+  it('keeps logs on stderr even at debug level, answers garbage with -32700, and exits when stdin closes', async () => {
+    const file = writeConfig(sandbox, defaultYaml(sandbox).replace('logLevel: silent', 'logLevel: debug'), 'debug.yaml');
+    const child = spawnSluiceStdio(file);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = once(child, 'exit');
+    try {
+      const send = (m: unknown) => child.stdin.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
+      const responses = () =>
+        out
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as { id?: unknown });
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      await waitFor(() => out.includes('\n'), 20_000, 'the initialize response');
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      send('this is not json');
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'only json here' } } });
+      await waitFor(() => out.endsWith('\n') && [1, 2, 3].every((id) => responses().some((r) => r.id === id)) && responses().some((r) => r.id === null), 20_000, 'all responses');
+
+      const lines = out.split('\n');
+      expect(lines.pop()).toBe(''); // every message ends in a newline
+      for (const line of lines) {
+        const message = JSON.parse(line);
+        expect(message.jsonrpc).toBe('2.0');
+        expect('result' in message || 'error' in message || 'method' in message).toBe(true);
+      }
+      const byId = new Map(lines.map((l) => JSON.parse(l)).map((m) => [m.id, m]));
+      expect(byId.get(1).result.serverInfo.name).toBe('sluice');
+      expect(byId.get(2).result.tools.map((t: { name: string }) => t.name)).toContain('everything__echo');
+      expect(byId.get(3).result.content).toEqual([{ type: 'text', text: 'Echo: only json here' }]);
+      expect(byId.get(null).error.code).toBe(-32700);
+      // The logs exist; they just went to stderr.
+      expect(err).toContain('starting sluice');
+
+      child.stdin.end();
+      const [code] = await Promise.race([exited, new Promise<[string]>((r) => setTimeout(() => r(['still running']), 10_000))]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('sluice config check', () => {
+  it('accepts a good file: exit 0 and OK', async () => {
+    const run = await runSluice(['config', 'check', configFile]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${configFile}: OK`);
+    expect(run.stdout).toContain('everything, files');
+  });
+
+  it('rejects a bad file with file:line:col and the allowed values for every problem', async () => {
+    const file = writeConfig(
+      sandbox,
+      ['listen: 127.0.0.1:0', 'logLevl: info', 'mcpServers:', '  everything:', '    command: node', '    args: [x, stdio]', '    mode: sometimes', ''].join('\n'),
+      'bad.yaml',
+    );
+    const run = await runSluice(['config', 'check', file]);
+    expect(run.code).not.toBe(0);
+    const output = run.stdout + run.stderr;
+    expect(output).toMatch(new RegExp(`${escape(file)}:2:1: logLevl: unknown key; allowed: .*\\blogLevel\\b`));
+    expect(output).toMatch(new RegExp(`${escape(file)}:7:11: mcpServers\\.everything\\.mode: invalid value; allowed: "shared", "per-session"`));
+    expect(output).toContain('2 problems');
+    expect(run.stdout).not.toContain('OK');
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

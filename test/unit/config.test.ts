@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, formatProblem, parseConfig } from '../../src/config/load.js';
+
+function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseConfig(yaml, 'my.yaml', env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems.map(formatProblem);
+    throw err;
+  }
+  return [];
+}
+
+describe('config validation', () => {
+  it('accepts an existing MCP client config unchanged (Claude Desktop shape)', () => {
+    const json = JSON.stringify({
+      mcpServers: {
+        fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } },
+        remote: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
+        old: { type: 'sse', url: 'https://example.com/sse' },
+        sock: { url: 'ws://127.0.0.1:9000/ws' },
+        off: { command: 'x', disabled: true },
+      },
+    });
+    const config = parseConfig(json, 'claude_desktop_config.json', {});
+    expect(config.servers.map((s) => [s.name, s.transport])).toEqual([
+      ['fs', 'stdio'],
+      ['remote', 'http'],
+      ['old', 'sse'],
+      ['sock', 'ws'],
+    ]);
+    expect(config.listen).toEqual({ host: '127.0.0.1', port: 8808 });
+  });
+
+  it('reports every problem with file, line, column and the allowed values', () => {
+    const found = problems(`listen: 127.0.0.1:8808
+mcpServers:
+  a:
+    command: node
+    mode: sometimes
+    colour: blue
+  b:
+    url: ftp://nope
+namespace:
+  separator: "::"
+`);
+    expect(found).toEqual([
+      expect.stringMatching(/^my\.yaml:5:11: mcpServers\.a\.mode: invalid value; allowed: "shared", "per-session"$/),
+      expect.stringMatching(/^my\.yaml:6:5: mcpServers\.a\.colour: unknown key; allowed: type, command, args, .*mode/),
+      expect.stringMatching(/^my\.yaml:8:10: mcpServers\.b\.url: must be an http/),
+      expect.stringMatching(/^my\.yaml:10:14: namespace\.separator: /),
+    ]);
+  });
+
+  it('rejects unknown top-level keys and YAML syntax errors with their line', () => {
+    expect(problems('mcpServers: {}\nlisten_on: 1\n')).toEqual([expect.stringMatching(/^my\.yaml:2:1: listen_on: unknown key; allowed: listen, logLevel/)]);
+    expect(problems('mcpServers:\n  a: [unclosed\n')[0]).toMatch(/^my\.yaml:\d+:\d+: YAML: /);
+    expect(problems('mcpServers:\n  a:\n    command: x\n  a:\n    command: y\n')[0]).toMatch(/^my\.yaml:4:\d+: YAML: .*[Uu]nique|duplicate/i);
+  });
+
+  it('requires command or url, and keeps stdio keys off remote servers', () => {
+    expect(problems('mcpServers:\n  a: {}\n')[0]).toMatch(/mcpServers\.a: needs either `command`/);
+    expect(problems('mcpServers:\n  a:\n    url: http://x/mcp\n    args: [y]\n')[0]).toMatch(/:4:11: mcpServers\.a\.args: `args` applies only to stdio/);
+  });
+
+  it('expands ${VAR} from the environment and reports a missing one', () => {
+    const config = parseConfig('mcpServers:\n  r:\n    url: http://127.0.0.1/mcp\n    headers:\n      Authorization: Bearer ${TOKEN}\n', 'x.yaml', { TOKEN: 's3cret' });
+    const server = config.servers[0];
+    expect(server.transport === 'http' && server.headers.Authorization).toBe('Bearer s3cret');
+    expect(problems('mcpServers:\n  r:\n    url: http://127.0.0.1/mcp\n    headers:\n      Authorization: Bearer ${TOKEN}\n')[0]).toMatch(/:5:22: .*TOKEN is not set/);
+  });
+
+  it('rejects a wrong type with what was expected', () => {
+    expect(problems('mcpServers:\n  a:\n    command: node\n    args: node x.js\n')[0]).toMatch(/:4:11: mcpServers\.a\.args: expected array/);
+  });
+});
