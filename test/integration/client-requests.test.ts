@@ -1,0 +1,118 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectV2 } from '../helpers/clients.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { EVERYTHING } from '../helpers/servers.js';
+import { waitFor } from '../helpers/wait.js';
+
+function samplingClient(client: Client, reply: string, seen: string[]): void {
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    const first = request.params.messages[0]?.content as { type: string; text?: string };
+    seen.push(first?.text ?? '');
+    return { role: 'assistant', content: { type: 'text', text: reply }, model: 'test-model', stopReason: 'endTurn' };
+  });
+}
+
+describe('requests from a shared upstream back to the calling client', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\nmcpServers:\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+  });
+  afterAll(async () => gw?.stop());
+
+  it('routes sampling to the client whose call caused it', async () => {
+    const alice = await connectV2(gw.url, 'legacy', { sampling: {} });
+    const bob = await connectV2(gw.url, 'legacy', { sampling: {} });
+    const aliceSeen: string[] = [];
+    const bobSeen: string[] = [];
+    samplingClient(alice, 'answer from alice', aliceSeen);
+    samplingClient(bob, 'answer from bob', bobSeen);
+    const result = await alice.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'what is 2+2', maxTokens: 20 } });
+    expect(JSON.stringify(result.content)).toContain('answer from alice');
+    expect(aliceSeen[0]).toContain('what is 2+2');
+    expect(bobSeen).toEqual([]);
+    await alice.close();
+    await bob.close();
+  });
+
+  it('routes elicitation to the calling client and returns its answer', async () => {
+    const client = await connectV2(gw.url, 'legacy', { elicitation: {} });
+    let asked = '';
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked = String((request.params as { message?: string }).message);
+      return { action: 'decline' };
+    });
+    const result = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
+    expect(asked).not.toBe('');
+    expect(JSON.stringify(result.content)).toMatch(/decline/i);
+    await client.close();
+  });
+
+  it('refuses sampling for a client that did not declare it, with a clear tool error', async () => {
+    const client = await connectV2(gw.url, 'legacy');
+    const result = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/did not declare the \\"sampling\\" capability/);
+    await client.close();
+  });
+});
+
+describe('per-session servers', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway(`listen: 127.0.0.1:0
+logLevel: silent
+mcpServers:
+  mine:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+    mode: per-session
+    maxSessions: 2
+`);
+  });
+  afterAll(async () => gw?.stop());
+
+  it('starts a process per session with the client\'s own capabilities, answers roots from that client, and ends it with the session', async () => {
+    const client = await connectV2(gw.url, 'legacy', { roots: { listChanged: true } });
+    let rootsAsked = 0;
+    client.setRequestHandler('roots/list', async () => {
+      rootsAsked++;
+      return { roots: [{ uri: 'file:///tmp/project-of-this-client', name: 'mine' }] };
+    });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('mine__get-roots-list');
+    await waitFor(() => rootsAsked > 0, 5000, 'roots/list from the upstream');
+    const roots = await client.callTool({ name: 'mine__get-roots-list', arguments: {} });
+    expect(JSON.stringify(roots.content)).toContain('project-of-this-client');
+
+    const other = await connectV2(gw.url, 'legacy');
+    const otherNames = (await other.listTools()).tools.map((t) => t.name);
+    expect(otherNames).toContain('mine__echo');
+    expect(otherNames).not.toContain('mine__get-roots-list');
+
+    const pids = [...gw.gateway.sessions.values()].flatMap((s) => s.ownUpstreams.map((u) => u.pid));
+    expect(new Set(pids).size).toBe(2);
+    await client.close();
+    await other.close();
+    // close() on a Streamable HTTP client does not end its session; DELETE does. Either way the processes go.
+    for (const s of [...gw.gateway.sessions.values()]) await gw.gateway.closeSession(s);
+    for (const pid of pids) await waitFor(() => !alive(pid!), 5000, `process ${pid} to exit`);
+  });
+
+  it('caps the number of per-session processes', async () => {
+    const clients = [await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy')];
+    const counts = await Promise.all(clients.map(async (c) => (await c.listTools()).tools.length));
+    expect(counts.filter((n) => n > 0)).toHaveLength(2);
+    expect(counts[2]).toBe(0);
+    for (const c of clients) await c.close();
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
