@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/servers.js';
+
+/** Every relative import in src/, as [from folder, to folder]. */
+function imports(): { file: string; from: string; to: string }[] {
+  const src = path.join(ROOT, 'src');
+  const out: { file: string; from: string; to: string }[] = [];
+  for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const from = path.relative(src, entry.parentPath).split(path.sep)[0] || '.';
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const target = path.relative(src, path.resolve(entry.parentPath, m[1])).split(path.sep)[0];
+      out.push({ file: path.relative(ROOT, file), from, to: target.endsWith('.js') ? '.' : target });
+    }
+  }
+  return out;
+}
+
+describe('architecture', () => {
+  it('keeps transports away from upstream connections: every call goes through the dispatcher', () => {
+    const all = imports();
+    expect(all.filter((i) => i.from === 'transports' && i.to === 'gateway').length).toBeGreaterThan(3);
+    const bad = all.filter((i) => i.from === 'transports' && i.to === 'upstream');
+    expect(bad).toEqual([]);
+  });
+
+  it('points dependencies down the flow (cli → transports → gateway → upstream → protocol), never back up', () => {
+    const rank: Record<string, number> = { cli: 5, transports: 4, gateway: 3, upstream: 2, config: 1, protocol: 0, '.': 0 };
+    const bad = imports().filter((i) => rank[i.from] !== undefined && rank[i.to] !== undefined && rank[i.to] > rank[i.from]);
+    expect(bad).toEqual([]);
+  });
+});
