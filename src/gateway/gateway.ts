@@ -5,12 +5,15 @@ import { META } from '../protocol/modern.js';
 import { Upstream } from '../upstream/upstream.js';
 import { SLUICE_VERSION } from '../version.js';
 import { Catalog } from './catalog.js';
+import { ParkedCalls, type ParkedCall } from './input-required.js';
 import type { ClientChannel, ClientSession } from './session.js';
 
 /** One tools/call (or other forwarded request) in flight: who asked, so upstream traffic can find them. */
 export interface CallRecord {
   session: ClientSession;
   requestId: RequestId;
+  /** Set for a stateless client's call: questions from the upstream go out as `input_required`. */
+  parked?: ParkedCall;
 }
 
 /** A stateless client's `subscriptions/listen` stream. */
@@ -34,6 +37,7 @@ export class Gateway {
   readonly upstreams: Upstream[];
   readonly sessions = new Map<string, ClientSession>();
   readonly listeners = new Set<Listener>();
+  readonly parked = new ParkedCalls();
   catalog: Catalog;
   private readonly perSessionConfigs: ServerConfig[];
   private readonly calls = new Map<Upstream, Set<CallRecord>>();
@@ -239,7 +243,9 @@ export class Gateway {
     if (!needed) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
     const session = target.session;
     if (!session.clientCapabilities[needed]) throw new RpcError(ErrorCode.InvalidRequest, `the client did not declare the "${needed}" capability`);
-    if (session.stateless) throw new RpcError(ErrorCode.InternalError, `stateless (2026-07-28) clients cannot answer "${req.method}" through sluice yet`);
+    // A stateless client cannot receive requests: the question goes back to it inside an input_required result.
+    if (target.parked) return target.parked.ask(req.method, req.params);
+    if (session.stateless) throw new RpcError(ErrorCode.InternalError, `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
     return session.request(req.method, req.params, target.requestId);
   }
 

@@ -3,7 +3,8 @@ import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { Catalog } from './catalog.js';
-import type { Gateway } from './gateway.js';
+import type { CallRecord, Gateway } from './gateway.js';
+import { ParkedCall } from './input-required.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
 
@@ -67,6 +68,7 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
 
 /** Sends one request to an upstream on the client's behalf, tracked so its progress and requests find the client. */
 async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
+  if (ctx.modern && INPUT_METHODS.has(method)) return forwardStateless(ctx, upstream, method, params, rename);
   const fwd = forwardParams(ctx, params, rename);
   const untrack = ctx.gateway.trackCall(upstream, { session: ctx.session, requestId: ctx.id });
   try {
@@ -75,6 +77,33 @@ async function forward(ctx: RequestContext, upstream: Upstream, method: string, 
     untrack();
     fwd.done();
   }
+}
+
+/** The methods whose stateless results may be `input_required` (the revision allows it for these only). */
+const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * A stateless client's call: the same forwarding, but questions the upstream asks meanwhile (sampling,
+ * elicitation, roots) park the call and go back as `input_required`; the retry with answers resumes it.
+ */
+async function forwardStateless(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
+  let call: ParkedCall;
+  if (typeof params.requestState === 'string') {
+    call = ctx.gateway.parked.take(params.requestState, method);
+    call.record.session = ctx.session;
+    call.record.requestId = ctx.id;
+    const answers = params.inputResponses;
+    call.answer(answers && typeof answers === 'object' && !Array.isArray(answers) ? (answers as Params) : {});
+  } else {
+    const { requestState: _state, inputResponses: _answers, ...clean } = params;
+    const fwd = forwardParams(ctx, clean, rename);
+    const record: CallRecord = { session: ctx.session, requestId: ctx.id };
+    const untrack = ctx.gateway.trackCall(upstream, record);
+    call = new ParkedCall(method, record, (signal) => upstream.request(method, fwd.params, { signal }), () => (untrack(), fwd.done()));
+  }
+  const outcome = await call.next(ctx.signal);
+  if ('result' in outcome) return outcome.result;
+  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call) };
 }
 
 function catalogOf(ctx: RequestContext): Catalog {

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectV2 } from '../helpers/clients.js';
+import { connectV2, postRaw } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { EVERYTHING } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
@@ -33,6 +33,23 @@ describe('requests from a shared upstream back to the calling client', () => {
     expect(bobSeen).toEqual([]);
     await alice.close();
     await bob.close();
+  });
+
+  it('asks a stateless (2026-07-28) client through input_required, and resumes the call with its answer', async () => {
+    const client = await connectV2(gw.url, 'modern', { sampling: {} });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const seen: string[] = [];
+    samplingClient(client, 'answer over a round trip', seen);
+    const result = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'stateless question', maxTokens: 20 } });
+    expect(seen[0]).toContain('stateless question');
+    expect(JSON.stringify(result.content)).toContain('answer over a round trip');
+    await client.close();
+  });
+
+  it('refuses a forged or reused requestState', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+    const res = await postRaw(gw.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'x' }, requestState: 'forged', inputResponses: {}, _meta: meta } }), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' });
+    expect((res.json() as { error: { message: string } }).error.message).toMatch(/Unknown or expired requestState/);
   });
 
   it('routes elicitation to the calling client and returns its answer', async () => {

@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -45,6 +46,15 @@ describe('upstream failures', () => {
     client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged++);
     await new Promise((r) => setTimeout(r, 200)); // let the SDK open the session's event stream
 
+    // A stateless client hears about it on its subscriptions/listen stream.
+    let modernChanges = 0;
+    const modern = new Client({ name: 'modern-listener', version: '1' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      listChanged: { tools: { onChanged: () => void modernChanges++ } },
+    } as never);
+    await modern.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
+    await waitFor(() => gw.gateway.listeners.size > 0, 3000, 'the stateless client to start listening');
+
     const everything = gw.gateway.upstreams.find((u) => u.name === 'everything')!;
     const pid = everything.pid!;
     expect(pid).toBeGreaterThan(0);
@@ -59,6 +69,8 @@ describe('upstream failures', () => {
 
     // The issue asks for list_changed to reach every client within a second.
     await waitFor(() => listChanged > 0, 1000, 'tools/list_changed after the crash');
+    await waitFor(() => modernChanges > 0, 1000, 'list_changed on the stateless listen stream');
+    await modern.close();
     const during = (await client.listTools()).tools.map((t) => t.name);
     expect(during.some((n) => n.startsWith('everything__'))).toBe(false);
     const file = await client.callTool({ name: 'files__read_text_file', arguments: { path: `${sandbox}/hello.txt` } });

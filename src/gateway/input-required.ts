@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, RpcError, type Params } from '../protocol/jsonrpc.js';
+import type { CallRecord } from './gateway.js';
+
+/** How long a parked call waits for the client to come back with its answers. */
+const PARK_MS = 5 * 60_000;
+
+interface Question {
+  key: string;
+  method: string;
+  params: Params | undefined;
+  resolve(answer: Params): void;
+  reject(err: Error): void;
+}
+
+/**
+ * A call to a (legacy) upstream that asked its client something — sampling, elicitation, roots — on behalf of a
+ * stateless (2026-07-28) client, which cannot receive requests. The upstream keeps waiting; the client gets an
+ * `input_required` result with the questions, answers them on a fresh request carrying our `requestState`, and
+ * that request picks the call up where it stopped.
+ */
+export class ParkedCall {
+  private questions: Question[] = [];
+  private nextKey = 1;
+  private wake?: () => void;
+  private timer?: NodeJS.Timeout;
+  readonly abort = new AbortController();
+  readonly result: Promise<Params>;
+
+  constructor(
+    readonly method: string,
+    readonly record: CallRecord,
+    start: (signal: AbortSignal) => Promise<Params>,
+    private readonly release: () => void,
+  ) {
+    record.parked = this;
+    this.result = start(this.abort.signal);
+    this.result.then(
+      () => this.finish(),
+      () => this.finish(),
+    );
+  }
+
+  /** Called on the upstream's behalf: queues a question and waits for the client's answer. */
+  ask(method: string, params: Params | undefined): Promise<Params> {
+    return new Promise((resolve, reject) => {
+      this.questions.push({ key: `input-${this.nextKey++}`, method, params, resolve, reject });
+      this.wake?.();
+    });
+  }
+
+  /** Waits until the upstream either answers the call or asks a question, whichever comes first. */
+  async next(signal: AbortSignal): Promise<{ result: Params } | { questions: Params }> {
+    clearTimeout(this.timer);
+    const onAbort = () => this.abort.abort(signal.reason ?? 'client went away');
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const asked = new Promise<'asked'>((resolve) => {
+        this.wake = () => resolve('asked');
+        if (this.questions.length > 0) resolve('asked');
+      });
+      const outcome = await Promise.race([this.result, asked]);
+      if (outcome !== 'asked') return { result: outcome };
+      return { questions: Object.fromEntries(this.questions.map((q) => [q.key, q.params === undefined ? { method: q.method } : { method: q.method, params: q.params }])) };
+    } finally {
+      this.wake = undefined;
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Delivers the client's answers; a question left unanswered fails on the upstream's side. */
+  answer(responses: Params): void {
+    const pending = this.questions;
+    this.questions = [];
+    for (const q of pending) {
+      const answer = responses[q.key];
+      if (answer && typeof answer === 'object' && !Array.isArray(answer)) q.resolve(answer as Params);
+      else q.reject(new RpcError(ErrorCode.InvalidRequest, `the client gave no answer to ${q.method}`));
+    }
+  }
+
+  /** Gives up (the client never came back): the upstream's questions fail and its call is cancelled. */
+  expireAfter(onExpire: () => void): void {
+    this.timer = setTimeout(() => {
+      onExpire();
+      this.answer({});
+      this.abort.abort('the client did not answer in time');
+    }, PARK_MS);
+    this.timer.unref();
+  }
+
+  private finish(): void {
+    clearTimeout(this.timer);
+    this.release();
+  }
+}
+
+/** Parked calls by their `requestState`: 192 random bits, so a client cannot forge or guess another's. */
+export class ParkedCalls {
+  private readonly byState = new Map<string, ParkedCall>();
+
+  park(call: ParkedCall): string {
+    const state = randomBytes(24).toString('base64url');
+    this.byState.set(state, call);
+    call.expireAfter(() => this.byState.delete(state));
+    return state;
+  }
+
+  /** Takes a parked call back out; each requestState is good for exactly one retry. */
+  take(state: string, method: string): ParkedCall {
+    const call = this.byState.get(state);
+    if (!call || call.method !== method) throw new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');
+    this.byState.delete(state);
+    return call;
+  }
+}
