@@ -45,6 +45,7 @@ export class Gateway {
   private readonly subscribers = new Map<string, Set<ClientSession>>();
   private nextProgress = 1;
   private rebuildTimer?: NodeJS.Timeout;
+  private idleSweeper?: NodeJS.Timeout;
   private signatures = { tools: '', prompts: '', resources: '' };
 
   constructor(
@@ -60,10 +61,16 @@ export class Gateway {
   async start(): Promise<void> {
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
+    if (this.perSessionConfigs.length > 0) {
+      const every = Math.max(1000, Math.min(30_000, ...this.perSessionConfigs.map((c) => c.idleTimeoutMs / 2)));
+      this.idleSweeper = setInterval(() => this.sweepIdleProcesses(), every);
+      this.idleSweeper.unref();
+    }
   }
 
   async stop(): Promise<void> {
     clearTimeout(this.rebuildTimer);
+    clearInterval(this.idleSweeper);
     for (const s of [...this.sessions.values()]) await this.closeSession(s);
     await Promise.all(this.upstreams.map((u) => u.close()));
   }
@@ -87,18 +94,45 @@ export class Gateway {
   }
 
   /** Starts this session's own server processes (mode: per-session), mirroring the client's capabilities. */
-  async startPerSessionServers(session: ClientSession): Promise<void> {
-    if (this.perSessionConfigs.length === 0) return;
-    for (const config of this.perSessionConfigs) {
+  async startPerSessionServers(session: ClientSession, configs: readonly ServerConfig[] = this.perSessionConfigs): Promise<void> {
+    const started: Upstream[] = [];
+    for (const config of configs) {
       const running = [...this.sessions.values()].filter((s) => s.ownUpstreams.some((u) => u.config === config)).length;
       if (running >= config.maxSessions) {
         this.log.warn({ upstream: config.name, max: config.maxSessions }, 'per-session server cap reached; not started for this session');
         continue;
       }
-      session.ownUpstreams.push(this.createUpstream(config, session.clientCapabilities, session));
+      const upstream = this.createUpstream(config, session.clientCapabilities, session);
+      session.ownUpstreams.push(upstream);
+      started.push(upstream);
     }
-    await Promise.all(session.ownUpstreams.map((u) => u.start()));
+    await Promise.all(started.map((u) => u.start()));
     session.catalog = undefined;
+  }
+
+  /**
+   * Stops per-session processes whose session has been quiet for the server's `idleTimeoutSeconds`; the
+   * session's next request starts them again (see `wake`). Keeps a cap's worth of idle clients from holding
+   * every process slot.
+   */
+  private sweepIdleProcesses(): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      const idle = session.ownUpstreams.filter((u) => now - session.lastSeen > u.config.idleTimeoutMs);
+      if (idle.length === 0) continue;
+      for (const u of idle) {
+        session.dormant.push(u.config);
+        session.ownUpstreams.splice(session.ownUpstreams.indexOf(u), 1);
+        void u.close();
+      }
+      this.sessionCatalogChanged(session);
+    }
+  }
+
+  /** Restarts a session's per-session processes that were stopped while it was idle. */
+  async wake(session: ClientSession): Promise<void> {
+    const configs = session.dormant.splice(0);
+    await this.startPerSessionServers(session, configs);
   }
 
   async closeSession(session: ClientSession): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
+import type { ServerConfig } from '../config/schema.js';
 import type { Catalog } from './catalog.js';
 
 export type TransportKind = 'stdio' | 'http' | 'ws';
@@ -37,6 +38,8 @@ export class ClientSession {
   readonly inflight = new Map<RequestId, AbortController>();
   /** Per-session upstream instances (mode: per-session), owned by and closed with this session. */
   readonly ownUpstreams: Upstream[] = [];
+  /** Per-session servers stopped while this session was idle; started again on its next request. */
+  readonly dormant: ServerConfig[] = [];
   /** This session's merged catalog when it has per-session servers; rebuilt lazily after changes. */
   catalog?: Catalog;
   lastSeen = Date.now();

@@ -133,3 +133,31 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('per-session servers that idle out', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway(`listen: 127.0.0.1:0
+logLevel: silent
+mcpServers:
+  mine:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+    mode: per-session
+    idleTimeoutSeconds: 1
+`);
+  });
+  afterAll(async () => gw?.stop());
+
+  it('stops an idle session\'s process and starts it again on its next request', async () => {
+    const client = await connectV2(gw.url, 'legacy');
+    await client.callTool({ name: 'mine__echo', arguments: { message: 'first' } });
+    const session = [...gw.gateway.sessions.values()][0];
+    const pid = session.ownUpstreams[0].pid!;
+    await waitFor(() => !alive(pid), 5000, 'the idle process to stop');
+    const again = await client.callTool({ name: 'mine__echo', arguments: { message: 'again' } });
+    expect(again.content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+    expect(session.ownUpstreams[0].pid).not.toBe(pid);
+    await client.close();
+  });
+});
