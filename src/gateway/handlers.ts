@@ -119,7 +119,7 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
   } catch (err) {
     // The server went away mid-call: that is the tool failing, which the model should read, not a protocol fault.
     if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
-      return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
+      return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
     }
     throw err;
   }
