@@ -72,7 +72,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   pid?: number;
   private peer?: RpcPeer;
   private retryTimer?: NodeJS.Timeout;
-  private refreshing = new Map<ListKind, Promise<void>>();
+  private readonly refreshing = new Map<ListKind, Promise<void>>();
+  private readonly stale = new Set<ListKind>();
   private generation = 0;
 
   constructor(
@@ -220,16 +221,25 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.lists[kind] = items;
   }
 
-  /** Re-reads a list after `list_changed`; concurrent notifications for the same list share one refresh. */
+  /**
+   * Re-reads a list after `list_changed`. A burst of notifications costs at most two reads: the one running,
+   * and one more afterwards so that the last change is never missed.
+   */
   refresh(kind: ListKind): Promise<void> {
     const running = this.refreshing.get(kind);
-    if (running) return running.then(() => this.refresh(kind));
+    if (running) {
+      this.stale.add(kind);
+      return running;
+    }
     const peer = this.peer;
     if (!peer || this.state !== 'ready') return Promise.resolve();
     const job = this.fetchList(peer, kind)
       .then(() => void this.emit('change'))
       .catch((err: Error) => this.options.logger.warn({ upstream: this.name, list: kind, err: err.message }, 'list refresh failed'))
-      .finally(() => this.refreshing.delete(kind));
+      .finally(() => {
+        this.refreshing.delete(kind);
+        if (this.stale.delete(kind)) void this.refresh(kind);
+      });
     this.refreshing.set(kind, job);
     return job;
   }
