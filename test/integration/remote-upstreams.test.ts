@@ -4,6 +4,7 @@ import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { EVERYTHING } from '../helpers/servers.js';
 import { FORCE_LOOPBACK, freePort, spawnUntil } from '../helpers/spawn.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** server-everything over HTTP (Streamable and old SSE), and a second sluice over WebSocket, as upstreams. */
 describe('remote upstreams: http, sse and ws', () => {
@@ -66,6 +67,21 @@ mcpServers:
     const seen: number[] = [];
     await client.callTool({ name: 'viaws__local__trigger-long-running-operation', arguments: { duration: 0.5, steps: 3 } }, { onprogress: (p) => void seen.push(p.progress) });
     expect(seen).toEqual([1, 2, 3]);
+    await client.close();
+  });
+
+  it('refreshes and relays an upstream\'s own list_changed to clients within a second', async () => {
+    const client = await connectV2(outer.url, 'legacy');
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('viaws__local__echo');
+    // Killing the inner gateway's server makes the inner gateway send tools/list_changed to the outer one.
+    process.kill(inner.gateway.upstreams[0].pid!, 'SIGKILL');
+    const started = Date.now();
+    await waitFor(() => changed > 0, 1000, 'list_changed relayed by the outer gateway');
+    expect(Date.now() - started).toBeLessThan(1000);
+    await waitFor(async () => !(await client.listTools()).tools.some((t) => t.name === 'viaws__local__echo'), 1000, 'the tool to leave the list');
     await client.close();
   });
 });
