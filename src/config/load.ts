@@ -30,7 +30,8 @@ export class ConfigError extends Error {
 }
 
 export function formatProblem(p: ConfigProblem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.key ? `${p.key}: ` : ''}${p.message}`;
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file;
+  return `${where}: ${p.key ? `${p.key}: ` : ''}${p.message}`;
 }
 
 /** Reads, validates and normalises a config file; throws ConfigError listing every problem found. */
@@ -64,6 +65,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     problems.push({ ...locate(keyPath), key: keyPath.join('.'), message }),
   );
 
+  // A value already reported (an unset variable) is not reported again by the schema.
+  const reported = new Set(problems.map((p) => p.key));
   const parsed = configSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -71,7 +74,11 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
         for (const key of issue.keys) {
           problems.push({ ...locate(issue.path, key), key: [...issue.path, key].join('.'), message: `unknown key; allowed: ${allowedKeys(issue.path)}` });
         }
-      } else {
+      } else if (issue.code === 'invalid_key') {
+        // A bad record key (a server name): point at the key itself, with the rule it broke.
+        const key = String(issue.path[issue.path.length - 1]);
+        problems.push({ ...locate(issue.path.slice(0, -1), key), key: issue.path.join('.'), message: `invalid name: ${issue.issues[0]?.message ?? issue.message}` });
+      } else if (!reported.has(issue.path.join('.'))) {
         problems.push({ ...locate(issue.path), key: issue.path.join('.'), message: describeIssue(issue) });
       }
     }

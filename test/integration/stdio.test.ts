@@ -119,6 +119,16 @@ describe('sluice config check', () => {
     expect(output).toContain('2 problems');
     expect(run.stdout).not.toContain('OK');
   });
+
+  // BUG (src/config/load.ts): a bad server name is reported as zod's bare "Invalid key in record", at the line of
+  // the entry's first child instead of the name itself, without saying what names may hold. The schema's own
+  // message ("server names may hold only A-Z a-z 0-9 _ - (at most 64)") sits in issue.issues[0] and is dropped.
+  it('names the line of a bad server name and the characters a name may hold', async () => {
+    const file = writeConfig(sandbox, ['mcpServers:', '  my server:', '    command: node', ''].join('\n'), 'bad-name.yaml');
+    const run = await runSluice(['config', 'check', file]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`${escape(file)}:2:3: mcpServers\\.my server: .*A-Z a-z 0-9 _ -`));
+  });
 });
 
 function escape(s: string): string {

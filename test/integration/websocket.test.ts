@@ -110,4 +110,11 @@ describe('raw WebSocket frames', () => {
     const port = new URL(gw.wsUrl).port;
     expect(await upgradeOutcome(gw.wsUrl, { headers: { Origin: `http://localhost:${port}` } })).toEqual({ opened: true });
   });
+
+  it('refuses a connection whose Host is not local (DNS rebinding) with 403', async () => {
+    const port = new URL(gw.wsUrl).port;
+    const outcome = await upgradeOutcome(gw.wsUrl, { headers: { Host: `evil.example:${port}` } });
+    expect(outcome).toMatchObject({ opened: false, status: 403 });
+    expect((outcome as { body: string }).body).toContain('Invalid Host');
+  });
 });
