@@ -125,6 +125,12 @@ describe.each<Era>(['legacy', 'modern'])('SDK v2 client through sluice (%s era)'
     expect(result.completion.values).toContain('Engineering');
   });
 
+  it('routes completions for a resource template to the server that declared it', async () => {
+    const ref = { type: 'ref/resource' as const, uri: 'demo://resource/dynamic/text/{resourceId}' };
+    const result = await client.complete({ ref, argument: { name: 'resourceId', value: '1' } });
+    expect(result.completion).toEqual((await direct.complete({ ref, argument: { name: 'resourceId', value: '1' } })).completion);
+  });
+
   it('refuses a resource no server owns', async () => {
     // With one resource server, unknown URIs go to it (it may serve URIs it does not list); it says no.
     await expect(client.readResource({ uri: 'nowhere://nothing' })).rejects.toThrow(/nowhere:\/\/nothing not found/);
