@@ -31,3 +31,9 @@ mcpServers:
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
 `;
 }
+
+/** YAML for a gateway in front of one server-everything named `name`, with extra keys for that server. */
+export function everythingYaml(name = 'everything', serverKeys: Record<string, string | number> = {}): string {
+  const extra = Object.entries(serverKeys).map(([k, v]) => `\n    ${k}: ${v}`).join('');
+  return `listen: 127.0.0.1:0\nlogLevel: silent\nmcpServers:\n  ${name}:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]${extra}\n`;
+}

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2, postRaw } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { EVERYTHING } from '../helpers/servers.js';
+import { everythingYaml } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
 
 function samplingClient(client: Client, reply: string, seen: string[]): void {
@@ -16,7 +16,7 @@ function samplingClient(client: Client, reply: string, seen: string[]): void {
 describe('requests from a shared upstream back to the calling client', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\nmcpServers:\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    gw = await startTestGateway(everythingYaml());
   });
   afterAll(async () => gw?.stop());
 
@@ -77,15 +77,7 @@ describe('requests from a shared upstream back to the calling client', () => {
 describe('per-session servers', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway(`listen: 127.0.0.1:0
-logLevel: silent
-mcpServers:
-  mine:
-    command: node
-    args: [${JSON.stringify(EVERYTHING)}, stdio]
-    mode: per-session
-    maxSessions: 2
-`);
+    gw = await startTestGateway(everythingYaml('mine', { mode: 'per-session', maxSessions: 2 }));
   });
   afterAll(async () => gw?.stop());
 
@@ -137,15 +129,7 @@ function alive(pid: number): boolean {
 describe('per-session servers that idle out', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway(`listen: 127.0.0.1:0
-logLevel: silent
-mcpServers:
-  mine:
-    command: node
-    args: [${JSON.stringify(EVERYTHING)}, stdio]
-    mode: per-session
-    idleTimeoutSeconds: 1
-`);
+    gw = await startTestGateway(everythingYaml('mine', { mode: 'per-session', idleTimeoutSeconds: 1 }));
   });
   afterAll(async () => gw?.stop());
 

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { EVERYTHING } from '../helpers/servers.js';
+import { EVERYTHING, everythingYaml } from '../helpers/servers.js';
 import { FORCE_LOOPBACK, freePort, spawnUntil } from '../helpers/spawn.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -18,7 +18,7 @@ describe('remote upstreams: http, sse and ws', () => {
     const env = { NODE_OPTIONS: `--require ${FORCE_LOOPBACK}` };
     children.push(await spawnUntil('node', [EVERYTHING, 'streamableHttp'], /listening on port/, { ...env, PORT: String(httpPort) }));
     children.push(await spawnUntil('node', [EVERYTHING, 'sse'], /listening on port|running on/i, { ...env, PORT: String(ssePort) }));
-    inner = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\nmcpServers:\n  local:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    inner = await startTestGateway(everythingYaml('local'));
     outer = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
 mcpServers:
