@@ -1,0 +1,24 @@
+/**
+ * Puts text in the one form the detectors look at, so that look-alike characters and invisible padding do
+ * not carry a secret or an email address past them: NFKC (full-width and compatibility forms become plain
+ * ones), invisible characters removed, and common Cyrillic/Greek look-alikes of Latin letters mapped back.
+ */
+
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+
+// Letters that render like Latin ones in most fonts (Unicode "confusables", the common subset).
+const CONFUSABLES: Record<string, string> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+
+// Plain ASCII needs none of the work; most tool output is plain ASCII, so this keeps the hot path short.
+const NEEDS_WORK = /[^\x09\x0A\x0D\x20-\x7E]/;
+
+export function normalise(text: string): string {
+  if (!NEEDS_WORK.test(text)) return text;
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
+}
