@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
+import { crossCheck } from './cross-check.js';
+import { splitHostPort } from './host-port.js';
+import { normaliseSecurity, serverSecurity } from './normalise-security.js';
 import {
   configSchema,
   DEFAULT_LISTEN,
@@ -82,6 +85,9 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
         problems.push({ ...locate(issue.path), key: issue.path.join('.'), message: describeIssue(issue) });
       }
     }
+  }
+  if (parsed.success) {
+    for (const p of crossCheck(parsed.data)) problems.push({ ...locate(p.path, p.key), key: [...p.path, ...(p.key ? [p.key] : [])].join('.'), message: p.message });
   }
   if (problems.length > 0 || !parsed.success) {
     problems.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -184,14 +190,12 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
     servers: Object.entries(raw.mcpServers)
       .filter(([, s]) => !s.disabled)
       .map(([name, s]) => normaliseServer(name, s, baseDir)),
+    dataDir: path.resolve(baseDir, raw.dataDir ?? '.sluice'),
+    security: normaliseSecurity(raw, baseDir),
   };
 }
 
-export function splitHostPort(listen: string): [string, number] {
-  const i = listen.lastIndexOf(':');
-  const host = listen.slice(0, i).replace(/^\[(.*)\]$/, '$1');
-  return [host, Number(listen.slice(i + 1))];
-}
+export { splitHostPort };
 
 function normaliseServer(name: string, s: RawServer, baseDir: string): ServerConfig {
   const common = {
@@ -202,6 +206,7 @@ function normaliseServer(name: string, s: RawServer, baseDir: string): ServerCon
     idleTimeoutMs: (s.idleTimeoutSeconds ?? 300) * 1000,
     // `timeout` (ms) is what several clients write; our own key is in seconds.
     requestTimeoutMs: s.requestTimeoutSeconds !== undefined ? s.requestTimeoutSeconds * 1000 : (s.timeout ?? 300_000),
+    ...serverSecurity(s, baseDir),
   } as const;
   if (s.command !== undefined) {
     return {

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { FilterActions } from '../filters/scan.js';
+import type { Label } from '../ifc/label.js';
+import { agentSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, type Policy } from './security-schema.js';
 
 /**
  * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
@@ -27,6 +30,7 @@ export const serverSchema = z
     maxSessions: z.number().int().positive().optional(),
     idleTimeoutSeconds: seconds.optional(),
     requestTimeoutSeconds: seconds.optional(),
+    ...serverSecurityKeys,
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -75,6 +79,11 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    dataDir: z.string().optional(),
+    auth: authSchema.optional(),
+    agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'agent names may hold only A-Z a-z 0-9 _ . - (at most 64)'), agentSchema).optional(),
+    roles: z.record(z.string().min(1), roleSchema).optional(),
+    hooks: z.array(hookSchema).optional(),
     mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names may hold only A-Z a-z 0-9 _ - (at most 64)'), serverSchema),
   })
   .strict();
@@ -87,14 +96,64 @@ export type ServerConfig =
   | (ServerCommon & { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string })
   | (ServerCommon & { transport: 'http' | 'sse' | 'ws'; url: string; headers: Record<string, string> });
 
+export interface ToolSecurity {
+  operation?: 'read' | 'write';
+  clearance?: Label['confidentiality'];
+  requireTrusted?: boolean;
+  label?: Label;
+  paths?: string[];
+}
+
 export interface ServerCommon {
   name: string;
+  /** The label of what this server returns (default untrusted/public). */
+  label: Label;
+  /** Absolute globs of files whose content stays trusted when read through this server. */
+  trustedPaths: string[];
+  /** Per-tool security settings by the tool's own name. */
+  tools: Record<string, ToolSecurity>;
+  /** Resource labels by URI glob, in config order. */
+  resources: [string, Label][];
   /** Prefix for tool and prompt names; '' means the names pass through unchanged. */
   prefix: string;
   mode: 'shared' | 'per-session';
   maxSessions: number;
   idleTimeoutMs: number;
   requestTimeoutMs: number;
+}
+
+export interface Bucket {
+  perSecond: number;
+  burst: number;
+}
+
+export interface RoleConfig {
+  name: string;
+  default: Policy;
+  /** Tool rules as [glob, policy]; every matching rule counts, the most restrictive wins. */
+  tools: [string, Policy][];
+  readOnly: boolean;
+  paths: { allow: string[]; deny: string[] };
+  onFlowViolation: Policy;
+  filters: FilterActions;
+  rateLimit?: Bucket & { tools: [string, Bucket][] };
+}
+
+export interface HookConfig {
+  module: string;
+  stage: 'pre' | 'post';
+  tools?: string;
+  timeoutMs: number;
+}
+
+export interface SecurityConfig {
+  authRequired: boolean;
+  anonymousAgent?: string;
+  stdioAgent?: string;
+  tokensFile: string;
+  agents: Record<string, { role: string }>;
+  roles: Record<string, RoleConfig>;
+  hooks: HookConfig[];
 }
 
 export interface GatewayConfig {
@@ -107,6 +166,9 @@ export interface GatewayConfig {
   pageSize: number;
   http: { maxBodyBytes: number; allowedHosts: string[]; allowedOrigins: string[]; sessionIdleTimeoutMs: number };
   servers: ServerConfig[];
+  /** Where sluice keeps its own state (token hashes, later the audit log). */
+  dataDir: string;
+  security: SecurityConfig;
 }
 
 export const DEFAULT_LISTEN = '127.0.0.1:8808';

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { Label } from '../ifc/label.js';
+import type { RawConfig, RawServer, RoleConfig, SecurityConfig, ServerCommon } from './schema.js';
+
+/** Data from an upstream is untrusted unless the operator says otherwise. */
+const UPSTREAM_DEFAULT: Label = { integrity: 'untrusted', confidentiality: 'public' };
+
+function label(raw: { integrity?: Label['integrity']; confidentiality?: Label['confidentiality'] } | undefined, base: Label): Label {
+  return { integrity: raw?.integrity ?? base.integrity, confidentiality: raw?.confidentiality ?? base.confidentiality };
+}
+
+export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConfig {
+  const roles: Record<string, RoleConfig> = {};
+  for (const [name, r] of Object.entries(raw.roles ?? {})) {
+    roles[name] = {
+      name,
+      // Unset means a human decides: the safe default when nobody wrote a rule.
+      default: r.default ?? 'approve',
+      tools: Object.entries(r.tools ?? {}),
+      readOnly: r.readOnly ?? false,
+      paths: { allow: r.paths?.allow ?? [], deny: r.paths?.deny ?? [] },
+      onFlowViolation: r.onFlowViolation ?? 'deny',
+      filters: { secret: r.filters?.secret ?? 'redact', pii: r.filters?.pii ?? 'label', injection: r.filters?.injection ?? 'label' },
+      rateLimit: r.rateLimit && {
+        perSecond: r.rateLimit.perSecond,
+        burst: r.rateLimit.burst ?? Math.max(1, Math.ceil(r.rateLimit.perSecond)),
+        tools: Object.entries(r.rateLimit.tools ?? {}).map(([glob, b]) => [glob, { perSecond: b.perSecond, burst: b.burst ?? Math.max(1, Math.ceil(b.perSecond)) }]),
+      },
+    };
+  }
+  return {
+    authRequired: raw.auth?.required ?? true,
+    anonymousAgent: raw.auth?.anonymousAgent,
+    stdioAgent: raw.auth?.stdioAgent,
+    tokensFile: path.resolve(baseDir, raw.auth?.tokensFile ?? path.join(raw.dataDir ?? '.sluice', 'tokens.json')),
+    agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([n, a]) => [n, { role: a.role }])),
+    roles,
+    hooks: (raw.hooks ?? []).map((h) => ({ module: path.resolve(baseDir, h.module), stage: h.stage, tools: h.tools, timeoutMs: h.timeoutMs ?? 2000 })),
+  };
+}
+
+export function serverSecurity(s: RawServer, baseDir: string): Pick<ServerCommon, 'label' | 'trustedPaths' | 'tools' | 'resources'> {
+  const base = label(s.label, UPSTREAM_DEFAULT);
+  return {
+    label: base,
+    trustedPaths: (s.trustedPaths ?? []).map((p) => (p.startsWith('**') ? p : path.resolve(baseDir, p))),
+    tools: Object.fromEntries(
+      Object.entries(s.tools ?? {}).map(([name, t]) => [name, { ...t, label: t.label ? label(t.label, base) : undefined }]),
+    ),
+    resources: Object.entries(s.resources ?? {}).map(([glob, r]) => [glob, label(r.label, base)]),
+  };
+}
+

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { CONFIDENTIALITY, INTEGRITY } from '../ifc/label.js';
+
+/** allow | deny | approve: what happens to a call a rule matches. Deny beats approve beats allow. */
+export const policySchema = z.enum(['allow', 'deny', 'approve']);
+export type Policy = z.infer<typeof policySchema>;
+
+export const labelSchema = z
+  .object({
+    integrity: z.enum(INTEGRITY).optional(),
+    confidentiality: z.enum(CONFIDENTIALITY).optional(),
+  })
+  .strict();
+
+const filterAction = z.enum(['redact', 'block', 'label']);
+
+const bucketSchema = z
+  .object({
+    perSecond: z.number().positive(),
+    burst: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export const roleSchema = z
+  .object({
+    /** What a tool no rule matches gets. Unset: approve (a human decides). */
+    default: policySchema.optional(),
+    /** Tool rules: glob on the merged tool name → policy. */
+    tools: z.record(z.string().min(1), policySchema).optional(),
+    /** A read-only role may call read tools only. */
+    readOnly: z.boolean().optional(),
+    paths: z
+      .object({
+        allow: z.array(z.string().min(1)).optional(),
+        deny: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+    /** What a write that would break information-flow rules gets. Unset: deny. */
+    onFlowViolation: policySchema.optional(),
+    filters: z
+      .object({ secret: filterAction.optional(), pii: filterAction.optional(), injection: filterAction.optional() })
+      .strict()
+      .optional(),
+    rateLimit: bucketSchema.extend({ tools: z.record(z.string().min(1), bucketSchema).optional() }).strict().optional(),
+  })
+  .strict();
+
+export const agentSchema = z.object({ role: z.string().min(1), description: z.string().optional() }).strict();
+
+export const authSchema = z
+  .object({
+    /** Off only when switched off explicitly, and then only on a loopback address. */
+    required: z.boolean().optional(),
+    /** Who an unauthenticated client is when `required: false`. */
+    anonymousAgent: z.string().optional(),
+    /** Who a stdio client is (the process that started us). */
+    stdioAgent: z.string().optional(),
+    /** Where token hashes live; relative to the config file. */
+    tokensFile: z.string().optional(),
+  })
+  .strict();
+
+export const hookSchema = z
+  .object({
+    module: z.string().min(1),
+    stage: z.enum(['pre', 'post']),
+    /** Glob on merged tool names; unset: every tool. */
+    tools: z.string().min(1).optional(),
+    timeoutMs: z.number().int().positive().max(60_000).optional(),
+  })
+  .strict();
+
+/** Per-tool security settings on a server entry, keyed by the tool's own (unprefixed) name. */
+export const toolSecuritySchema = z
+  .object({
+    operation: z.enum(['read', 'write']).optional(),
+    /** The highest confidentiality this tool may receive (write tools). Unset: public. */
+    clearance: z.enum(CONFIDENTIALITY).optional(),
+    /** Refuse (per the role's onFlowViolation) a call from a session that has read untrusted data. */
+    requireTrusted: z.boolean().optional(),
+    /** The label of what this tool returns; overrides the server's. */
+    label: labelSchema.optional(),
+    /** Extra argument paths that carry file paths, e.g. `options.location`, `items[].file`. */
+    paths: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+export const serverSecurityKeys = {
+  /** The label of everything this server returns. Unset: untrusted/public. */
+  label: labelSchema.optional(),
+  /** Files under these globs keep a trusted label when read through this server. */
+  trustedPaths: z.array(z.string().min(1)).optional(),
+  tools: z.record(z.string().min(1), toolSecuritySchema).optional(),
+  /** Labels for resources, by URI glob. */
+  resources: z.record(z.string().min(1), z.object({ label: labelSchema }).strict()).optional(),
+};
