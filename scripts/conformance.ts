@@ -4,30 +4,31 @@
  *
  *   node --import tsx scripts/conformance.ts [--suite active|all|pending] [--scenario NAME] [--no-direct] [--keep] [--verbose]
  *
- * Upstream: the suite's own "everything server" fixture when the installed package ships one; it does not
- * (0.1.13 ships only dist/index.js; the fixture lives in the conformance repository under examples/), so the
- * upstream is server-everything. Its tools, resources and prompts are registered with `prefix: ""`, so names
- * reach the suite unchanged. Most scenarios look for fixture names (test_simple_text, test://static-text...)
- * that server-everything does not have; they fail both ways, and the interesting part is where the two
- * columns differ.
+ * Upstream: test/fixtures/conformance-server.ts, our own server with every fixture the scenarios look for
+ * (test_simple_text, test://static-text, test_simple_prompt, ...). Behind sluice it runs over stdio with
+ * `prefix: ""`, so names reach the suite unchanged.
  *
- * The direct baseline is server-everything's own Streamable HTTP mode. It binds every interface; a preload
- * written to a temp dir pins its listen() to 127.0.0.1. Everything here listens on loopback only.
+ * The direct baseline is the same fixture in its Streamable HTTP mode (`--http PORT`): 127.0.0.1 only, DNS-rebinding
+ * protection on, one session per client, resumable SSE streams. Everything here listens on loopback only.
+ *
+ * `--suite all` adds the pending scenarios. server-sse-polling is N/A both ways in 0.1.13: it sends
+ * MCP-Protocol-Version 2025-03-26, for which the SDK sends no priming event and cannot close the stream mid-call
+ * (both need 2025-11-25), and sluice answers that call with plain JSON.
  *
  * Exit code: 0 when every scenario that passes direct also passes through sluice (or the difference is listed in
  * EXPLAINED below), 1 otherwise, 2 when the harness itself fails.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPEN_ACCESS } from '../test/helpers/servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFORMANCE_DIR = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const CONFORMANCE_BIN = path.join(ROOT, 'node_modules/.bin/conformance');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FIXTURE = path.join(ROOT, 'test/fixtures/conformance-server.ts');
 const CLI = path.join(ROOT, 'src/cli/main.ts');
 
 /**
@@ -35,10 +36,7 @@ const CLI = path.join(ROOT, 'src/cli/main.ts');
  * repeated on every run: if one of these starts passing through sluice, it is no longer listed as explained.
  */
 const EXPLAINED: Record<string, string> = {
-  'tools-call-simple-text':
-    'server-everything has no test_simple_text; it answers an unknown tool with an isError *result*, which this check accepts. sluice answers -32602 "Unknown tool", as the spec prescribes.',
-  'tools-call-error':
-    'same as tools-call-simple-text: the direct pass is the "Tool test_error_handling not found" isError result, not a real error tool.',
+  // none: with the fixture, every scenario that passes direct passes through sluice (conformance 0.1.13)
 };
 
 interface Options {
@@ -76,10 +74,10 @@ const children = new Set<ChildProcess>();
 function track(child: ChildProcess, name: string, verbose: boolean): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
-  if (verbose) {
-    child.stderr?.on('data', (c: Buffer) => process.stderr.write(`[${name}] ${c}`));
-    child.stdout?.on('data', (c: Buffer) => process.stderr.write(`[${name}] ${c}`));
-  }
+  // Always drain the pipes (a full pipe would stall the child); echo them with --verbose.
+  const echo = (c: Buffer) => (verbose ? process.stderr.write(`[${name}] ${c}`) : undefined);
+  child.stderr?.on('data', echo);
+  child.stdout?.on('data', echo);
   return child;
 }
 
@@ -100,137 +98,70 @@ async function stopAll(): Promise<void> {
   );
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`process for ${url} exited with code ${child.exitCode}`);
-    try {
-      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
-      return; // any HTTP answer means it is listening
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nothing answered at ${url} within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** A preload that pins every listen() to loopback, for servers that only know `app.listen(PORT)`. */
-function loopbackPreload(dir: string): string {
-  const file = path.join(dir, 'force-loopback.cjs');
-  writeFileSync(
-    file,
-    `const net = require('node:net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === 'number' || (typeof args[0] === 'string' && /^\\d+$/.test(args[0]))) {
-    const cb = typeof args[args.length - 1] === 'function' ? args[args.length - 1] : undefined;
-    return cb ? listen.call(this, Number(args[0]), '127.0.0.1', cb) : listen.call(this, Number(args[0]), '127.0.0.1');
-  }
-  if (args[0] && typeof args[0] === 'object' && 'port' in args[0]) args[0] = { ...args[0], host: '127.0.0.1' };
-  return listen.apply(this, args);
-};
-`,
-  );
-  return file;
-}
-
-/** The conformance package's own fixture server, if this version ships one. */
-function findFixture(): string | undefined {
-  const hits: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      if (name === 'node_modules') continue;
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/everything[-_]?server\.(m?js|ts)$/i.test(name)) hits.push(full);
-    }
-  };
-  if (existsSync(CONFORMANCE_DIR)) walk(CONFORMANCE_DIR);
-  return hits[0];
-}
-
-interface Upstream {
-  label: string;
-  /** The YAML entry for sluice's mcpServers. */
-  yaml: string;
-  /** Starts the same server on its own HTTP port, for the direct baseline. */
-  startDirect(work: string, verbose: boolean): Promise<string>;
-}
-
-function chooseUpstream(): Upstream {
-  const fixture = findFixture();
-  if (fixture) {
-    // A fixture is an HTTP server (PORT from the environment); sluice reaches it by URL.
-    let url = '';
-    const start = async (work: string, verbose: boolean) => {
-      if (url) return url;
-      const port = await freePort();
-      const args = fixture.endsWith('.ts') ? ['--import', 'tsx', fixture] : [fixture];
-      const child = track(spawn(process.execPath, ['--require', loopbackPreload(work), ...args], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] }), 'fixture', verbose);
-      url = `http://127.0.0.1:${port}/mcp`;
-      await waitForHttp(url, child);
-      return url;
-    };
-    return {
-      label: `conformance fixture ${path.relative(ROOT, fixture)}`,
-      get yaml() {
-        return `  fixture:\n    url: ${JSON.stringify(url)}\n    prefix: ""\n`;
-      },
-      startDirect: start,
-    };
-  }
-  return {
-    label: 'server-everything (the conformance package ships no fixture server)',
-    yaml: `  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n    prefix: ""\n`,
-    async startDirect(work, verbose) {
-      const port = await freePort();
-      const child = track(
-        spawn(process.execPath, ['--require', loopbackPreload(work), EVERYTHING, 'streamableHttp'], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] }),
-        'server-everything',
-        verbose,
-      );
-      const url = `http://127.0.0.1:${port}/mcp`;
-      await waitForHttp(url, child);
-      return url;
-    },
-  };
-}
-
-/** Starts `sluice serve` and returns its /mcp URL, read from the "sluice listening" log line. */
-async function startSluice(work: string, upstream: Upstream, verbose: boolean): Promise<string> {
-  const config = path.join(work, 'sluice.yaml');
-  writeFileSync(config, `listen: 127.0.0.1:0\nlogLevel: info\nmcpServers:\n${upstream.yaml}`);
-  const child = track(spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }), 'sluice', verbose);
+/**
+ * Resolves with what `pattern` captures from the first line on `child`'s stderr that it matches; rejects if
+ * the child exits first or nothing matches within 30 s.
+ */
+function waitForLine(child: ChildProcess, what: string, pattern: (line: string) => string | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`sluice did not report its address within 30 s:\n${buffer}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`sluice exited with code ${code}:\n${buffer}`)));
-    child.stderr!.on('data', (chunk: Buffer) => {
+    const timer = setTimeout(() => done(new Error(`${what} did not report its address within 30 s:\n${buffer}`)), 30_000);
+    const onExit = (code: number | null) => done(new Error(`${what} exited with code ${code}:\n${buffer}`));
+    const onData = (chunk: Buffer) => {
       buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'sluice listening' && entry.url) {
-            clearTimeout(timer);
-            return resolve(entry.url);
-          }
-        } catch {
-          // not a complete JSON line yet
-        }
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        const found = pattern(line);
+        if (found) return done(undefined, found);
       }
-    });
+    };
+    const done = (err?: Error, value?: string) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.stderr!.off('data', onData);
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    child.once('exit', onExit);
+    child.stderr!.on('data', onData);
   });
+}
+
+/** The YAML entry for sluice's mcpServers: the fixture over stdio, names unchanged. */
+function fixtureYaml(): string {
+  return `  fixture:\n    command: ${JSON.stringify(process.execPath)}\n    args: ["--import", "tsx", ${JSON.stringify(FIXTURE)}]\n    cwd: ${JSON.stringify(ROOT)}\n    prefix: ""\n`;
+}
+
+/** Starts the fixture's Streamable HTTP mode on a free loopback port and returns its /mcp URL. */
+function startDirect(verbose: boolean): Promise<string> {
+  const child = track(spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--http', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }), 'fixture', verbose);
+  return waitForLine(child, 'the fixture server', (line) => /^listening (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line.trim())?.[1]);
+}
+
+/**
+ * Starts `sluice serve` in front of the fixture and returns its /mcp URL (from the "sluice listening" log line) once
+ * /readyz says the upstream is up, so the first scenarios do not race the fixture's start.
+ */
+async function startSluice(work: string, verbose: boolean): Promise<string> {
+  const config = path.join(work, 'sluice.yaml');
+  writeFileSync(config, `listen: 127.0.0.1:0\nlogLevel: info\n${OPEN_ACCESS}mcpServers:\n${fixtureYaml()}`);
+  const child = track(spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }), 'sluice', verbose);
+  const url = await waitForLine(child, 'sluice', (line) => {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      return entry.msg === 'sluice listening' ? entry.url : undefined;
+    } catch {
+      return undefined; // not a JSON log line
+    }
+  });
+  const readyz = new URL('/readyz', url);
+  for (const deadline = Date.now() + 30_000; ; ) {
+    const status = await fetch(readyz).then((r) => r.status, () => 0);
+    if (status === 200) return url;
+    if (Date.now() > deadline) throw new Error(`sluice's upstream was not ready within 30 s (${readyz} answers ${status})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 // ---- the suite --------------------------------------------------------------------------------------------
@@ -288,16 +219,13 @@ async function main(): Promise<number> {
   const version = (JSON.parse(readFileSync(path.join(CONFORMANCE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
   const work = mkdtempSync(path.join(tmpdir(), 'sluice-conformance-'));
   try {
-    const upstream = chooseUpstream();
-    process.stdout.write(`conformance ${version}, suite: ${o.scenario ? `scenario ${o.scenario}` : o.suite}\nupstream: ${upstream.label}\n`);
+    process.stdout.write(`conformance ${version}, suite: ${o.scenario ? `scenario ${o.scenario}` : o.suite}\nupstream: ${path.relative(ROOT, FIXTURE)}\n`);
 
-    // A fixture reached by URL must be up before sluice reads its config; server-everything starts on its own.
-    const directUrl = o.direct || findFixture() ? await upstream.startDirect(work, o.verbose) : undefined;
-    const sluiceUrl = await startSluice(work, upstream, o.verbose);
-    process.stdout.write(`sluice: ${sluiceUrl}\n${directUrl && o.direct ? `direct: ${directUrl}\n` : ''}\n`);
+    const [sluiceUrl, directUrl] = await Promise.all([startSluice(work, o.verbose), o.direct ? startDirect(o.verbose) : undefined]);
+    process.stdout.write(`sluice: ${sluiceUrl} (fixture over stdio)\n${directUrl ? `direct: ${directUrl} (fixture over Streamable HTTP)\n` : ''}\n`);
 
     const viaSluice = await runSuite(sluiceUrl, path.join(work, 'sluice'), o);
-    const direct = o.direct && directUrl ? await runSuite(directUrl, path.join(work, 'direct'), o) : undefined;
+    const direct = directUrl ? await runSuite(directUrl, path.join(work, 'direct'), o) : undefined;
     if (viaSluice.results.size === 0) {
       process.stderr.write(`the conformance run produced no results (exit ${viaSluice.code}):\n${viaSluice.log}\n`);
       return 2;

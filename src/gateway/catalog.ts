@@ -33,6 +33,8 @@ export class Catalog {
   readonly resources: Params[] = [];
   readonly resourceTemplates: Params[] = [];
   readonly toolRoutes = new Map<string, Route>();
+  /** Merged tool definitions by merged name (annotations and schemas for the chokepoint). */
+  readonly toolDefinitions = new Map<string, Params>();
   readonly promptRoutes = new Map<string, Route>();
   readonly conflicts: string[] = [];
   private readonly resourceOwners = new Map<string, Upstream>();
@@ -42,6 +44,7 @@ export class Catalog {
   constructor(upstreams: readonly Upstream[], separator: string) {
     const ready = upstreams.filter((u) => u.state === 'ready');
     this.mergeNamed('tools', ready, separator, this.tools, this.toolRoutes);
+    for (const t of this.tools) this.toolDefinitions.set(String(t.name), t);
     this.mergeNamed('prompts', ready, separator, this.prompts, this.promptRoutes);
     for (const u of ready) {
       if (u.capabilities.resources) this.resourceServers.push(u);

@@ -5,6 +5,7 @@ import { META } from '../protocol/modern.js';
 import { Upstream } from '../upstream/upstream.js';
 import { SLUICE_VERSION } from '../version.js';
 import { Catalog } from './catalog.js';
+import { Security } from '../policy/security.js';
 import { ParkedCalls, type ParkedCall } from './input-required.js';
 import type { ClientChannel, ClientSession } from './session.js';
 
@@ -38,6 +39,7 @@ export class Gateway {
   readonly sessions = new Map<string, ClientSession>();
   readonly listeners = new Set<Listener>();
   readonly parked = new ParkedCalls();
+  readonly security: Security;
   catalog: Catalog;
   private readonly perSessionConfigs: ServerConfig[];
   private readonly calls = new Map<Upstream, Set<CallRecord>>();
@@ -55,10 +57,12 @@ export class Gateway {
     this.upstreams = config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
     this.perSessionConfigs = config.servers.filter((s) => s.mode === 'per-session');
     this.catalog = new Catalog([], config.separator);
+    this.security = new Security(config, log);
   }
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
   async start(): Promise<void> {
+    await this.security.start();
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
     if (this.perSessionConfigs.length > 0) {
@@ -138,6 +142,7 @@ export class Gateway {
   async closeSession(session: ClientSession): Promise<void> {
     session.close();
     this.sessions.delete(session.id);
+    this.security.labels.forget(session.id);
     for (const uri of session.subscriptions) await this.unsubscribe(session, uri);
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
   }

@@ -5,6 +5,9 @@ import type { Upstream } from '../upstream/upstream.js';
 import type { Catalog } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
 import { ParkedCall } from './input-required.js';
+import { runToolCall } from '../policy/chokepoint.js';
+import { ReadRefused, runRead } from '../policy/reads.js';
+import { toolSecurity } from '../policy/rules.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
 
@@ -110,17 +113,51 @@ function catalogOf(ctx: RequestContext): Catalog {
   return ctx.gateway.catalogFor(ctx.session);
 }
 
+/** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
+function holderOf(ctx: RequestContext) {
+  return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless };
+}
+
 async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
-  const route = catalogOf(ctx).toolRoutes.get(name);
+  const catalog = catalogOf(ctx);
+  const route = catalog.toolRoutes.get(name);
   if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const args = params.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    throw new RpcError(ErrorCode.InvalidParams, '"arguments" must be an object');
+  }
+  // Every tool call, whatever the transport or revision, goes through the chokepoint.
+  return runToolCall({
+    security: ctx.gateway.security,
+    principal: ctx.session.principal,
+    holder: holderOf(ctx),
+    transport: ctx.session.transport,
+    name,
+    arguments: (args as Params | undefined) ?? {},
+    tool: catalog.toolDefinitions.get(name),
+    server: route.upstream.config,
+    upstreamName: route.name,
+    execute: async (checked) => {
+      try {
+        return await forward(ctx, route.upstream, 'tools/call', { ...params, arguments: checked }, { name: route.name });
+      } catch (err) {
+        // The server went away mid-call: that is the tool failing, which the model should read, not a protocol fault.
+        if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
+          return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
+        }
+        throw err;
+      }
+    },
+  });
+}
+
+/** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
+async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, upstream: Upstream, execute: () => Promise<Params>): Promise<Params> {
   try {
-    return await forward(ctx, route.upstream, 'tools/call', params, { name: route.name });
+    return await runRead({ security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, method, target, server: upstream.config, execute });
   } catch (err) {
-    // The server went away mid-call: that is the tool failing, which the model should read, not a protocol fault.
-    if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
-      return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
-    }
+    if (err instanceof ReadRefused) throw new RpcError(ErrorCode.Forbidden, err.message, { step: err.refusal.step });
     throw err;
   }
 }
@@ -129,7 +166,7 @@ async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
   const route = catalogOf(ctx).promptRoutes.get(name);
   if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-  return forward(ctx, route.upstream, 'prompts/get', params, { name: route.name });
+  return checkedRead(ctx, 'prompts/get', name, route.upstream, () => forward(ctx, route.upstream, 'prompts/get', params, { name: route.name }));
 }
 
 function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
@@ -141,7 +178,17 @@ async function readResource(ctx: RequestContext, params: Params): Promise<Params
   const uri = requireString(params, 'uri');
   const owner = catalogOf(ctx).ownerOfUri(uri);
   if (!owner) throw resourceNotFound(ctx, uri);
-  return forward(ctx, owner, 'resources/read', params);
+  return checkedRead(ctx, 'resources/read', uri, owner, () => forward(ctx, owner, 'resources/read', params));
+}
+
+/** The tools this session's role may see. */
+function listTools(ctx: RequestContext, params: Params): Params {
+  const catalog = catalogOf(ctx);
+  const visible = ctx.gateway.security.visibleTools(ctx.session.principal, catalog.tools, (name) => {
+    const route = catalog.toolRoutes.get(name);
+    return route ? toolSecurity(route.upstream.config.tools, route.name) : undefined;
+  });
+  return paginate(visible, 'tools', cursorOf(params), ctx.gateway.config.pageSize);
 }
 
 async function complete(ctx: RequestContext, params: Params): Promise<Params> {
@@ -196,7 +243,7 @@ export const HANDLERS = new Map<string, Handler>([
   ['initialize', initialize],
   ['ping', async () => ({})],
   ['server/discover', async () => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS })],
-  ['tools/list', async (ctx, p) => paginate(catalogOf(ctx).tools, 'tools', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['tools/list', async (ctx, p) => listTools(ctx, p)],
   ['prompts/list', async (ctx, p) => paginate(catalogOf(ctx).prompts, 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
   ['resources/list', async (ctx, p) => paginate(catalogOf(ctx).resources, 'resources', cursorOf(p), ctx.gateway.config.pageSize)],
   ['resources/templates/list', async (ctx, p) => paginate(catalogOf(ctx).resourceTemplates, 'resourceTemplates', cursorOf(p), ctx.gateway.config.pageSize)],

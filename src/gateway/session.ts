@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { ServerConfig } from '../config/schema.js';
+import type { Principal } from '../identity/principal.js';
 import type { Catalog } from './catalog.js';
 
 export type TransportKind = 'stdio' | 'http' | 'ws';
@@ -50,6 +51,8 @@ export class ClientSession {
   constructor(
     readonly transport: TransportKind,
     readonly channel: ClientChannel,
+    /** Who is calling: resolved once by the transport, never changed afterwards. */
+    readonly principal: Principal | undefined,
     readonly stateless = false,
   ) {}
 

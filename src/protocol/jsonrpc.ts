@@ -51,6 +51,8 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** sluice: the upstream that owns the target is not reachable right now. */
   UpstreamUnavailable: -32001,
+  /** sluice refused a resource read or prompt get (tools get an isError result instead). */
+  Forbidden: -32003,
   /** Cancelled or timed out while waiting for an upstream. */
   RequestTimeout: -32001,
 } as const;

@@ -26,7 +26,7 @@ async function handleOne(gateway: Gateway, session: ClientSession, value: unknow
   if (!checked.ok) return checked.error;
   const message: JsonRpcMessage = checked.message;
   if (!isResponse(message) && claimedVersion(message) !== undefined) {
-    const stateless = statelessSession(session.transport, session.channel, message);
+    const stateless = statelessSession(session.transport, session.channel, session.principal, message);
     if (!('id' in message)) return undefined;
     if (stateless instanceof RpcError) return errorMessage(message.id, stateless.toObject());
     return dispatch(gateway, stateless, message);

@@ -18,6 +18,8 @@ import {
 } from '../protocol/jsonrpc.js';
 import { claimedVersion, isModernVersion, MODERN_METHODS, ModernError } from '../protocol/modern.js';
 import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js';
+import type { Principal } from '../identity/principal.js';
+import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { EventStream, Exchange } from './sse.js';
 
@@ -70,7 +72,13 @@ export class HttpFront {
       return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
     }
     if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
-    if (req.method === 'POST') return void this.post(req, res).catch((err: Error) => {
+    const who = authenticate(this.gateway, req.headers.authorization);
+    if (!who.ok) {
+      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      return this.reply(res, { ...jsonError(who.status, -32000, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
+    }
+    const principal = who.principal;
+    if (req.method === 'POST') return void this.post(req, res, principal).catch((err: Error) => {
       this.gateway.log.error({ err }, 'HTTP request failed');
       if (!res.headersSent) this.reply(res, jsonError(500, ErrorCode.InternalError, 'Internal error'));
       else res.destroy();
@@ -120,7 +128,7 @@ export class HttpFront {
     });
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async post(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
     const type = req.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) {
       return this.reply(res, jsonError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
@@ -137,11 +145,11 @@ export class HttpFront {
 
     const claim = isResponse(message) ? undefined : claimedVersion(message);
     const headerVersion = header(req, 'mcp-protocol-version');
-    if (claim !== undefined) return this.postStateless(req, res, message as JsonRpcRequest, claim, acceptsSse);
+    if (claim !== undefined) return this.postStateless(req, res, message as JsonRpcRequest, claim, acceptsSse, principal);
     if (headerVersion !== undefined && isModernVersion(headerVersion)) {
       return this.reply(res, jsonError(400, ErrorCode.InvalidParams, `Bad Request: protocol revision ${headerVersion} requires the per-request envelope key(s): _meta`, idOf(message)));
     }
-    if (isRequest(message) && message.method === 'initialize') return this.postInitialize(req, res, message, acceptsSse);
+    if (isRequest(message) && message.method === 'initialize') return this.postInitialize(req, res, message, acceptsSse, principal);
 
     const found = this.findSession(req, res, headerVersion);
     if (!found) return;
@@ -167,12 +175,12 @@ export class HttpFront {
     }
   }
 
-  private async postInitialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, acceptsSse: boolean): Promise<void> {
+  private async postInitialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, acceptsSse: boolean, principal: Principal): Promise<void> {
     if (header(req, 'mcp-session-id')) {
       return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not carry an Mcp-Session-Id; it opens a new session', message.id));
     }
     const http: HttpSession = { session: undefined as unknown as ClientSession, owner: clientKey(req), exchanges: new Map() };
-    http.session = new ClientSession('http', { send: (m, relatedTo) => this.sendToSession(http, m, relatedTo) });
+    http.session = new ClientSession('http', { send: (m, relatedTo) => this.sendToSession(http, m, relatedTo) }, principal);
     const response = await dispatch(this.gateway, http.session, message);
     if (response && 'result' in response) this.sessions.set(http.session.id, http);
     const exchange = new Exchange(res, acceptsSse, response && 'result' in response ? { 'mcp-session-id': http.session.id } : {});
@@ -180,7 +188,7 @@ export class HttpFront {
   }
 
   /** A 2026-07-28 request: no session; the headers must agree with the body; a throw-away session serves it. */
-  private async postStateless(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, claim: string, acceptsSse: boolean): Promise<void> {
+  private async postStateless(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, claim: string, acceptsSse: boolean, principal: Principal): Promise<void> {
     const id = idOf(message);
     const headerVersion = header(req, 'mcp-protocol-version');
     if (headerVersion !== undefined && headerVersion !== claim) {
@@ -198,7 +206,7 @@ export class HttpFront {
       }
     }
     const exchange = new Exchange(res, acceptsSse);
-    const session = statelessSession('http', { send: (m) => void exchange.send(m) }, message);
+    const session = statelessSession('http', { send: (m) => void exchange.send(m) }, principal, message);
     if (session instanceof RpcError) {
       const status = session.code === ModernError.UnsupportedProtocolVersion || session.code === ErrorCode.InvalidParams ? 400 : 200;
       return this.reply(res, jsonError(status, session.code, session.message, id, session.data));

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Gateway } from '../gateway/gateway.js';
 import { ClientSession } from '../gateway/session.js';
+import { stdioPrincipal } from '../identity/principal.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { handleFrame } from './frames.js';
 
@@ -11,7 +12,10 @@ import { handleFrame } from './frames.js';
  */
 export function serveStdio(gateway: Gateway, input: Readable = process.stdin, output: Writable = process.stdout): Promise<void> {
   const write = (m: JsonRpcMessage | JsonRpcMessage[]) => void output.write(JSON.stringify(m) + '\n');
-  const session = new ClientSession('stdio', { send: (m) => write(m) });
+  // The stdio client is the process that started us: it is whoever the config names for it.
+  const principal = stdioPrincipal(gateway.config.security);
+  if (!principal) throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
+  const session = new ClientSession('stdio', { send: (m) => write(m) }, principal);
   gateway.register(session);
   const lines = createInterface({ input, crlfDelay: Infinity });
   const max = gateway.config.http.maxBodyBytes;

@@ -5,6 +5,8 @@ import type { Gateway } from '../gateway/gateway.js';
 import { ClientSession } from '../gateway/session.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { handleFrame } from './frames.js';
+import type { Principal } from '../identity/principal.js';
+import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 
 /**
@@ -18,21 +20,24 @@ export function attachWebSocket(gateway: Gateway, server: Server): WebSocketServ
   const wss = new WebSocketServer({ noServer: true, maxPayload: max * 4, handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false) });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
-    const refusal = path === '/ws' ? checkLocalRequest(gateway.config, req) : 'not found';
-    if (refusal) {
-      socket.end(`HTTP/1.1 ${path === '/ws' ? '403 Forbidden' : '404 Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal}\n`);
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(gateway, ws, max));
+    const refuse = (status: string, reason: string) =>
+      void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
+    if (path !== '/ws') return refuse('404 Not Found', 'not found');
+    const refusal = checkLocalRequest(gateway.config, req);
+    if (refusal) return refuse('403 Forbidden', refusal);
+    // Who is calling is settled before the upgrade: no token, no socket.
+    const who = authenticate(gateway, req.headers.authorization);
+    if (!who.ok) return refuse(who.status === 401 ? '401 Unauthorized\r\nWWW-Authenticate: Bearer' : '403 Forbidden', who.reason);
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(gateway, ws, max, who.principal));
   });
   return wss;
 }
 
-function serveSocket(gateway: Gateway, ws: WebSocket, max: number): void {
+function serveSocket(gateway: Gateway, ws: WebSocket, max: number, principal: Principal): void {
   const send = (m: JsonRpcMessage | JsonRpcMessage[]) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
-  const session = new ClientSession('ws', { send: (m) => send(m) });
+  const session = new ClientSession('ws', { send: (m) => send(m) }, principal);
   gateway.register(session);
   ws.on('message', (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();

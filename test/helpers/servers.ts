@@ -17,11 +17,27 @@ export function makeSandbox(): string {
   return dir;
 }
 
+/**
+ * Security settings for tests of the gateway's plumbing: no tokens (loopback only), one agent whose role
+ * allows everything and only labels what the filters find. Security tests write their own.
+ */
+export const OPEN_ACCESS = `auth:
+  required: false
+  anonymousAgent: tester
+agents:
+  tester: { role: open }
+roles:
+  open:
+    default: allow
+    onFlowViolation: allow
+    filters: { secret: label, pii: label, injection: label }
+`;
+
 /** YAML for a gateway in front of server-everything and server-filesystem, on any free loopback port. */
 export function defaultYaml(sandbox: string, extra = ''): string {
   return `listen: 127.0.0.1:0
 logLevel: silent
-${extra}
+${OPEN_ACCESS}${extra}
 mcpServers:
   everything:
     command: node
@@ -35,5 +51,5 @@ mcpServers:
 /** YAML for a gateway in front of one server-everything named `name`, with extra keys for that server. */
 export function everythingYaml(name = 'everything', serverKeys: Record<string, string | number> = {}): string {
   const extra = Object.entries(serverKeys).map(([k, v]) => `\n    ${k}: ${v}`).join('');
-  return `listen: 127.0.0.1:0\nlogLevel: silent\nmcpServers:\n  ${name}:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]${extra}\n`;
+  return `listen: 127.0.0.1:0\nlogLevel: silent\n${OPEN_ACCESS}mcpServers:\n  ${name}:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]${extra}\n`;
 }

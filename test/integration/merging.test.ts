@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { EVERYTHING, FILESYSTEM, makeSandbox } from '../helpers/servers.js';
+import { EVERYTHING, FILESYSTEM, makeSandbox, OPEN_ACCESS } from '../helpers/servers.js';
 
 describe('merging several servers', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
-namespace:
+${OPEN_ACCESS}namespace:
   separator: "-"
 mcpServers:
   one:

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { EVERYTHING, everythingYaml } from '../helpers/servers.js';
+import { EVERYTHING, everythingYaml, OPEN_ACCESS } from '../helpers/servers.js';
 import { FORCE_LOOPBACK, freePort, spawnUntil } from '../helpers/spawn.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -21,7 +21,7 @@ describe('remote upstreams: http, sse and ws', () => {
     inner = await startTestGateway(everythingYaml('local'));
     outer = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
-mcpServers:
+${OPEN_ACCESS}mcpServers:
   viahttp:
     type: http
     url: http://127.0.0.1:${httpPort}/mcp

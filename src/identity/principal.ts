@@ -1,0 +1,49 @@
+import type { SecurityConfig } from '../config/schema.js';
+import { ADMIN, type TokenStore } from './tokens.js';
+
+/** Who is calling, resolved once per connection or request by the transport. */
+export interface Principal {
+  /** The agent name from config (or the operator). */
+  agent: string;
+  /** The role that agent has; undefined for the operator, who has no tool permissions. */
+  role?: string;
+  /** How the identity was established. */
+  via: 'token' | 'stdio' | 'anonymous';
+  /** Hash of the token used, to bind sessions to it. */
+  tokenHash?: string;
+}
+
+export type Resolution = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; reason: string };
+
+/**
+ * Resolves an `Authorization` header to a principal. No header and no valid token is a refusal — never a
+ * fallback to some default — unless authentication was switched off in config, in which case everyone is
+ * the configured anonymous agent.
+ */
+export function resolveBearer(header: string | undefined, security: SecurityConfig, tokens: TokenStore, hashOf: (t: string) => string): Resolution {
+  if (!security.authRequired) {
+    const agent = security.anonymousAgent as string;
+    return { ok: true, principal: { agent, role: security.agents[agent]?.role, via: 'anonymous' } };
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return { ok: false, status: 401, reason: header ? 'malformed Authorization header; expected "Bearer <token>"' : 'missing bearer token' };
+  let agent: string | undefined;
+  try {
+    agent = tokens.lookup(match[1]);
+  } catch (err) {
+    return { ok: false, status: 401, reason: (err as Error).message };
+  }
+  if (!agent) return { ok: false, status: 401, reason: 'invalid token' };
+  if (agent === ADMIN) return { ok: true, principal: { agent, via: 'token', tokenHash: hashOf(match[1]) } };
+  const role = security.agents[agent]?.role;
+  // A token for an agent that was since removed from the config is no longer anyone.
+  if (!role) return { ok: false, status: 401, reason: `token belongs to agent "${agent}", which the config no longer declares` };
+  return { ok: true, principal: { agent, role, via: 'token', tokenHash: hashOf(match[1]) } };
+}
+
+/** The identity of a stdio client: whoever the config names for it. */
+export function stdioPrincipal(security: SecurityConfig): Principal | undefined {
+  const agent = security.stdioAgent ?? (security.authRequired ? undefined : security.anonymousAgent);
+  if (!agent) return undefined;
+  return { agent, role: security.agents[agent]?.role, via: 'stdio' };
+}

@@ -1,0 +1,45 @@
+import type { Label } from '../ifc/label.js';
+
+/** The steps of the chokepoint, in order; every decision names the one that made it. */
+export type Step =
+  | 'authenticate'
+  | 'visibility'
+  | 'pause'
+  | 'rate-limit'
+  | 'tool-rule'
+  | 'operation'
+  | 'paths'
+  | 'information-flow'
+  | 'pre-hook'
+  | 'execute'
+  | 'content-filter'
+  | 'post-hook';
+
+/** A step's verdict when it does not simply let the call continue. */
+export interface Refusal {
+  outcome: 'deny' | 'approve';
+  step: Step;
+  /** The rule that decided, as written in config (a glob, a path pattern, a filter kind). */
+  rule?: string;
+  reason: string;
+}
+
+/** One structured event per decision: what the audit log will record. */
+export interface DecisionEvent {
+  time: string;
+  agent: string;
+  session: string;
+  transport: string;
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator';
+  target: string;
+  upstream?: string;
+  outcome: 'allow' | 'deny' | 'approve' | 'error';
+  step?: Step;
+  rule?: string;
+  reason?: string;
+  arguments?: unknown;
+  findings?: string[];
+  labelBefore?: Label;
+  labelAfter?: Label;
+  durationMs: number;
+}

@@ -1,0 +1,84 @@
+import { EventEmitter } from 'node:events';
+import type { GatewayConfig, RoleConfig, ToolSecurity } from '../config/schema.js';
+import { LabelStore } from '../ifc/labels.js';
+import type { Label } from '../ifc/label.js';
+import { TokenStore } from '../identity/tokens.js';
+import type { Principal } from '../identity/principal.js';
+import type { Logger } from '../log.js';
+import type { Params } from '../protocol/jsonrpc.js';
+import type { DecisionEvent, Refusal } from './decision.js';
+import { Hooks } from './hooks.js';
+import { RateLimiter } from './rate-limit.js';
+import { operationOf, ToolRules } from './rules.js';
+
+/** What a human is asked to decide (wired to the console and CLI by the approvals work). */
+export interface ApprovalRequest {
+  principal: Principal;
+  sessionId: string;
+  tool: string;
+  arguments: Params;
+  refusal: Refusal;
+  label: Label;
+}
+
+export type Approver = (request: ApprovalRequest) => Promise<{ granted: boolean; reason?: string }>;
+
+/**
+ * Everything the chokepoint consults: roles and their compiled rules, labels, rate limits, the pause switch,
+ * hooks, and where decisions go. One per gateway.
+ */
+export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
+  readonly labels = new LabelStore();
+  readonly limiter = new RateLimiter();
+  readonly tokens: TokenStore;
+  readonly hooks: Hooks;
+  paused = false;
+  /** Decides `approve` outcomes; until one is set, they are refused with "needs approval". */
+  approver?: Approver;
+  private readonly rules = new Map<string, ToolRules>();
+
+  constructor(
+    readonly config: GatewayConfig,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.tokens = new TokenStore(config.security.tokensFile);
+    this.hooks = new Hooks(config.security.hooks, (module, error) => log.error({ hook: module, error }, 'hook failed'));
+  }
+
+  start(): Promise<void> {
+    return this.hooks.load();
+  }
+
+  role(principal: Principal | undefined): RoleConfig | undefined {
+    const name = principal?.role;
+    return name !== undefined && Object.hasOwn(this.config.security.roles, name) ? this.config.security.roles[name] : undefined;
+  }
+
+  toolRules(role: RoleConfig): ToolRules {
+    let rules = this.rules.get(role.name);
+    if (!rules) this.rules.set(role.name, (rules = new ToolRules(role)));
+    return rules;
+  }
+
+  /**
+   * The tools a principal may see: those its role does not deny, and for a read-only role only reads. A hidden
+   * tool is also refused when called by name (the chokepoint applies the same rules).
+   */
+  visibleTools(principal: Principal | undefined, tools: readonly Params[], securityOf: (merged: string) => ToolSecurity | undefined): Params[] {
+    const role = this.role(principal);
+    if (!role) return [];
+    const rules = this.toolRules(role);
+    return tools.filter((t) => {
+      const name = String(t.name);
+      if (rules.evaluate(name).policy === 'deny') return false;
+      if (!role.readOnly) return true;
+      return operationOf(t, securityOf(name)) === 'read';
+    });
+  }
+
+  record(event: DecisionEvent): void {
+    this.log.info({ decision: event }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
+    this.emit('decision', event);
+  }
+}
