@@ -245,7 +245,7 @@ export class Gateway {
       case 'notifications/message': {
         const level = LOG_LEVELS.indexOf(String(params.level));
         const message = params.logger === undefined ? notification(n.method, { ...params, logger: upstream.name }) : n;
-        for (const s of this.sessionsOf(upstream)) {
+        for (const s of this.logAudience(upstream)) {
           if (s.logLevel !== undefined && level >= LOG_LEVELS.indexOf(s.logLevel)) s.channel.send(message);
         }
         return;
@@ -253,6 +253,39 @@ export class Gateway {
       default:
         this.log.debug({ upstream: upstream.name, method: n.method }, 'upstream notification not relayed');
     }
+  }
+
+  /**
+   * Who hears a log line from an upstream. Logs written during a call often hold that call's data, so while
+   * calls from exactly one session are in flight only that session hears them; with none in flight the line
+   * is about the server itself and goes to every session that asked for logs; with calls from several
+   * sessions in flight we cannot tell whose it is and nobody gets it.
+   */
+  private logAudience(upstream: Upstream): Iterable<ClientSession> {
+    const calling = new Set([...(this.calls.get(upstream) ?? [])].map((r) => r.session));
+    if (calling.size === 1) return calling;
+    if (calling.size > 1) {
+      this.log.debug({ upstream: upstream.name }, 'log line withheld: calls from several sessions in flight');
+      return [];
+    }
+    return this.sessionsOf(upstream);
+  }
+
+  /**
+   * Sets a session's log level, and tells each of its upstreams the most verbose level any of their sessions
+   * asked for — one client asking for less must not silence another.
+   */
+  async setLogLevel(session: ClientSession, level: string): Promise<void> {
+    session.logLevel = level;
+    await Promise.all(
+      this.upstreamsFor(session)
+        .filter((u) => u.state === 'ready' && u.capabilities.logging)
+        .map((u) => {
+          const levels = [...this.sessionsOf(u)].map((s) => LOG_LEVELS.indexOf(s.logLevel ?? 'emergency'));
+          const wanted = LOG_LEVELS[Math.min(...levels, LOG_LEVELS.indexOf(level))];
+          return u.request('logging/setLevel', { level: wanted }).catch(() => undefined);
+        }),
+    );
   }
 
   private sessionsOf(upstream: Upstream): Iterable<ClientSession> {
@@ -296,10 +329,18 @@ export class Gateway {
     let set = this.subscribers.get(uri);
     const first = !set || set.size === 0;
     if (!set) this.subscribers.set(uri, (set = new Set()));
-    // The upstream sees one subscription per URI however many clients hold it.
-    if (first) await owner.request('resources/subscribe', { uri });
+    // Registered before asking the upstream, so an update it sends with its answer is not lost.
     set.add(session);
     session.subscriptions.add(uri);
+    if (!first) return; // the upstream sees one subscription per URI however many clients hold it
+    try {
+      await owner.request('resources/subscribe', { uri });
+    } catch (err) {
+      set.delete(session);
+      session.subscriptions.delete(uri);
+      if (set.size === 0) this.subscribers.delete(uri);
+      throw err;
+    }
   }
 
   async unsubscribe(session: ClientSession, uri: string): Promise<void> {

@@ -33,7 +33,7 @@ export const GATEWAY_CAPABILITIES: Params = {
 };
 
 const INSTRUCTIONS =
-  'sluice is an MCP gateway. Tools and prompts are named <server>__<name>; resources keep the URIs of the servers that own them.';
+  'sluice is an MCP gateway: the tools and prompts of several servers, each named with its server\'s prefix; resources keep the URIs of the servers that own them.';
 
 function requireString(params: Params, key: string): string {
   const v = params[key];
@@ -214,13 +214,7 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 async function setLevel(ctx: RequestContext, params: Params): Promise<Params> {
   const level = requireString(params, 'level');
   if (!LEVELS.includes(level)) throw new RpcError(ErrorCode.InvalidParams, `"level" must be one of ${LEVELS.join(', ')}`);
-  ctx.session.logLevel = level;
-  // Upstreams only learn the level; each session still gets only what its own level lets through.
-  await Promise.all(
-    ctx.gateway.upstreamsFor(ctx.session)
-      .filter((u) => u.state === 'ready' && u.capabilities.logging)
-      .map((u) => u.request('logging/setLevel', { level }).catch(() => undefined)),
-  );
+  await ctx.gateway.setLogLevel(ctx.session, level);
   return {};
 }
 

@@ -9,6 +9,8 @@ export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/se
 export const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 export const CLI = path.join(ROOT, 'src/cli/main.ts');
+/** Our own server with the conformance suite's fixture names (test_simple_text, test://static-text, …). */
+export const FIXTURE = path.join(ROOT, 'test/fixtures/conformance-server.ts');
 
 /** A fresh folder with a couple of files, for server-filesystem to serve. */
 export function makeSandbox(): string {
