@@ -36,11 +36,6 @@ export function crossCheck(raw: RawConfig): CrossProblem[] {
     for (const glob of [...Object.keys(role.tools ?? {}), ...Object.keys(role.rateLimit?.tools ?? {})]) {
       if (!validGlob(glob)) problems.push({ path: ['roles', name, 'tools'], key: glob, message: `invalid glob "${glob}"` });
     }
-    for (const kind of ['allow', 'deny'] as const) {
-      (role.paths?.[kind] ?? []).forEach((glob, i) => {
-        if (!glob.startsWith('/') && !glob.startsWith('**')) problems.push({ path: ['roles', name, 'paths', kind, i], message: `path globs must be absolute (start with / or **), got "${glob}"` });
-      });
-    }
   }
   (raw.hooks ?? []).forEach((hook, i) => {
     if (hook.tools !== undefined && !validGlob(hook.tools)) problems.push({ path: ['hooks', i, 'tools'], message: `invalid glob "${hook.tools}"` });

@@ -18,7 +18,8 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       default: r.default ?? 'approve',
       tools: Object.entries(r.tools ?? {}),
       readOnly: r.readOnly ?? false,
-      paths: { allow: r.paths?.allow ?? [], deny: r.paths?.deny ?? [] },
+      // Relative path globs mean "relative to the config file", like every other path in it.
+      paths: { allow: (r.paths?.allow ?? []).map((g) => absoluteGlob(g, baseDir)), deny: (r.paths?.deny ?? []).map((g) => absoluteGlob(g, baseDir)) },
       onFlowViolation: r.onFlowViolation ?? 'deny',
       filters: { secret: r.filters?.secret ?? 'redact', pii: r.filters?.pii ?? 'label', injection: r.filters?.injection ?? 'label' },
       rateLimit: r.rateLimit && {
@@ -43,7 +44,7 @@ export function serverSecurity(s: RawServer, baseDir: string): Pick<ServerCommon
   const base = label(s.label, UPSTREAM_DEFAULT);
   return {
     label: base,
-    trustedPaths: (s.trustedPaths ?? []).map((p) => (p.startsWith('**') ? p : path.resolve(baseDir, p))),
+    trustedPaths: (s.trustedPaths ?? []).map((p) => absoluteGlob(p, baseDir)),
     tools: Object.fromEntries(
       Object.entries(s.tools ?? {}).map(([name, t]) => [name, { ...t, label: t.label ? label(t.label, base) : undefined }]),
     ),
@@ -51,3 +52,7 @@ export function serverSecurity(s: RawServer, baseDir: string): Pick<ServerCommon
   };
 }
 
+
+function absoluteGlob(glob: string, baseDir: string): string {
+  return glob.startsWith('**') ? glob : path.resolve(baseDir, glob);
+}
