@@ -1,27 +1,11 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { ConfigError, loadConfig, splitHostPort } from '../config/load.js';
+import { splitHostPort } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { SLUICE_VERSION } from '../version.js';
+import { defaultConfigPath, loadOrExit } from './load-config.js';
+import { registerOperatorCommands } from './operator-commands.js';
 import { startGateway } from './serve.js';
-
-/** The config used when none is named: ./sluice.yaml, else the embedded default shipped with sluice. */
-function defaultConfigPath(): string {
-  if (existsSync('sluice.yaml')) return 'sluice.yaml';
-  return fileURLToPath(new URL('../../sluice.yaml', import.meta.url));
-}
-
-function loadOrExit(file: string): ReturnType<typeof loadConfig> {
-  try {
-    return loadConfig(file);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n${err.problems.length} problem${err.problems.length === 1 ? '' : 's'} in ${file}\n`);
-    process.exit(2);
-  }
-}
 
 const program = new Command('sluice').description('MCP gateway and agent runtime').version(SLUICE_VERSION);
 
@@ -45,7 +29,13 @@ program
     }
     const log = createLogger(config.logLevel);
     log.info({ config: file, servers: config.servers.map((s) => s.name) }, 'starting sluice');
-    const running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });
+    let running: Awaited<ReturnType<typeof startGateway>>;
+    try {
+      running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });
+    } catch (err) {
+      process.stderr.write(`sluice: cannot start: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
     const shutdown = async (signal: string) => {
       log.info({ signal }, 'shutting down');
       await running.stop();
@@ -65,5 +55,7 @@ configCmd
     const config = loadOrExit(path);
     process.stdout.write(`${path}: OK (${config.servers.length} server${config.servers.length === 1 ? '' : 's'}: ${config.servers.map((s) => s.name).join(', ')})\n`);
   });
+
+registerOperatorCommands(program);
 
 await program.parseAsync();

@@ -19,6 +19,7 @@ import {
 import { claimedVersion, isModernVersion, MODERN_METHODS, ModernError } from '../protocol/modern.js';
 import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js';
 import type { Principal } from '../identity/principal.js';
+import { AdminApi } from './admin.js';
 import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { EventStream, Exchange } from './sse.js';
@@ -46,8 +47,10 @@ export class HttpFront {
   readonly server: Server;
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly admin: AdminApi;
 
   constructor(private readonly gateway: Gateway) {
+    this.admin = new AdminApi(gateway);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.keepAliveTimeout = 65_000;
     this.sweeper = setInterval(() => this.sweepIdle(), 60_000);
@@ -71,6 +74,7 @@ export class HttpFront {
       const status = this.gateway.status();
       return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
     }
+    if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
     if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
     const who = authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {

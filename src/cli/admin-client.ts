@@ -1,0 +1,27 @@
+import type { GatewayConfig } from '../config/schema.js';
+
+/** Calls the running gateway's admin API with an operator token; exits with a clear message on failure. */
+export async function adminRequest(config: GatewayConfig, opts: { url?: string; token?: string }, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const token = opts.token ?? process.env.SLUICE_ADMIN_TOKEN;
+  if (!token) fail('an operator token is needed: pass --token or set SLUICE_ADMIN_TOKEN (create one with `sluice token create --admin`)');
+  const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
+  const base = opts.url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.listen.port}`;
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    fail(`cannot reach the gateway at ${base}: ${(err as Error).message}`);
+  }
+  const data = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) fail(`${res.status}: ${data.error ?? res.statusText}`);
+  return data;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`sluice: ${message}\n`);
+  process.exit(1);
+}

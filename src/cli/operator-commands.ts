@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { ADMIN, TokenStore } from '../identity/tokens.js';
+import { adminRequest } from './admin-client.js';
+import { loadOrExit } from './load-config.js';
+
+interface Common {
+  config?: string;
+  url?: string;
+  token?: string;
+}
+
+const withCommon = (cmd: Command) =>
+  cmd
+    .option('-c, --config <file>', 'config file (for the address and the token file)')
+    .option('--url <url>', 'the gateway, e.g. http://127.0.0.1:8808 (default: from the config)')
+    .option('--token <token>', 'operator token (default: $SLUICE_ADMIN_TOKEN)');
+
+/** token, pause, resume and session commands: the operator's side of sluice. */
+export function registerOperatorCommands(program: Command): void {
+  const token = program.command('token').description('manage bearer tokens');
+  token
+    .command('create')
+    .argument('[agent]', 'the agent (from the config) the token identifies')
+    .option('-c, --config <file>', 'config file')
+    .option('--admin', 'an operator token for the admin API instead of an agent token')
+    .description('print a new token once; only its hash is stored')
+    .action((agent: string | undefined, opts: { config?: string; admin?: boolean }) => {
+      const config = loadOrExit(opts.config);
+      const who = opts.admin ? ADMIN : agent;
+      if (!who) return fail('name the agent, or pass --admin for an operator token');
+      if (!opts.admin && !Object.hasOwn(config.security.agents, who)) {
+        return fail(`no agent "${who}" in the config; declared: ${Object.keys(config.security.agents).join(', ') || '(none)'}`);
+      }
+      const created = new TokenStore(config.security.tokensFile).create(who);
+      process.stdout.write(`${created.token}\n`);
+      process.stderr.write(`token ${created.id} for ${opts.admin ? 'the operator' : `agent "${who}"`} stored (hash only) in ${config.security.tokensFile}; it is shown this once\n`);
+    });
+  token
+    .command('list')
+    .option('-c, --config <file>', 'config file')
+    .description('list tokens (ids and agents, never the tokens)')
+    .action((opts: { config?: string }) => {
+      const config = loadOrExit(opts.config);
+      for (const t of new TokenStore(config.security.tokensFile).list()) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
+    });
+
+  withCommon(program.command('pause').description('stop every tool call, resource read and prompt get until resumed')).action(async (opts: Common) => {
+    await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/pause');
+    process.stdout.write('paused\n');
+  });
+  withCommon(program.command('resume').description('let calls through again after a pause')).action(async (opts: Common) => {
+    await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/resume');
+    process.stdout.write('resumed\n');
+  });
+
+  const session = program.command('session').description('look at sessions and their labels');
+  withCommon(session.command('list').description('sessions, their agents and labels')).action(async (opts: Common) => {
+    const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as { paused: boolean; sessions: { id: string; agent: string; transport: string; label: string }[] };
+    process.stdout.write(`paused: ${status.paused}\n`);
+    for (const s of status.sessions) process.stdout.write(`${s.id}  ${s.agent}  ${s.transport}  ${s.label}\n`);
+  });
+  withCommon(session.command('reset').description('lower a label back to trusted/public (recorded)'))
+    .option('--session <id>', 'one session')
+    .option('--agent <name>', 'an agent: its mark and all its sessions')
+    .action(async (opts: Common & { session?: string; agent?: string }) => {
+      if (!opts.session && !opts.agent) return fail('pass --session ID or --agent NAME');
+      const done = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/sessions/reset', { session: opts.session, agent: opts.agent })) as { reset: string[] };
+      process.stdout.write(`reset: ${opts.agent ? `agent ${opts.agent}` : ''}${done.reset.length ? ` sessions ${done.reset.join(', ')}` : ''}\n`);
+    });
+}
+
+function fail(message: string): void {
+  process.stderr.write(`sluice: ${message}\n`);
+  process.exitCode = 2;
+}
