@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TokenStore } from '../../src/identity/tokens.js';
 import { startTestGateway, type TestGateway } from './gateway.js';
-import { EVERYTHING, FILESYSTEM, MEMORY, ROOT } from './servers.js';
+import { EVERYTHING, FILESYSTEM, FIXTURE, MEMORY, ROOT } from './servers.js';
 
 export interface SecureWorld {
   gw: TestGateway;
@@ -58,6 +58,7 @@ roles:
       "everything__*": allow
       "everything__get-env": deny
       "memory__*": allow
+      "fx__*": allow
     paths:
       allow: [${JSON.stringify(sandbox + '/**')}, ${JSON.stringify(vault + '/**')}]
       deny: [${JSON.stringify(sandbox + '/private/**')}]
@@ -85,6 +86,10 @@ mcpServers:
   everything:
     command: node
     args: [${JSON.stringify(EVERYTHING)}, stdio]
+  fixture:
+    command: node
+    args: [--import, tsx, ${JSON.stringify(FIXTURE)}]
+    prefix: fx
   memory:
     command: node
     args: [${JSON.stringify(MEMORY)}]
