@@ -12,7 +12,7 @@ export const labelSchema = z
   })
   .strict();
 
-const filterAction = z.enum(['redact', 'block', 'label']);
+const filterAction = z.enum(['redact', 'block', 'label', 'off']);
 
 const bucketSchema = z
   .object({

@@ -7,7 +7,8 @@ export interface Finding {
   kind: string;
 }
 
-export type FilterAction = 'redact' | 'block' | 'label';
+/** What to do with a finding; `off` skips the category's detectors altogether. */
+export type FilterAction = 'redact' | 'block' | 'label' | 'off';
 export type FilterActions = Record<Category, FilterAction>;
 
 interface TextScan {
@@ -22,7 +23,7 @@ export function scanText(original: string, actions: FilterActions): TextScan {
   const findings: Finding[] = [];
   let out = text;
   for (const d of DETECTORS) {
-    if (d.needs !== undefined && !text.includes(d.needs)) continue;
+    if (actions[d.category] === 'off' || (d.needs !== undefined && !text.includes(d.needs))) continue;
     d.pattern.lastIndex = 0;
     let redacted = false;
     for (const m of text.matchAll(d.pattern)) {
@@ -47,6 +48,7 @@ export interface PayloadScan {
  */
 export function scanPayload(result: Params, actions: FilterActions): PayloadScan {
   const findings: Finding[] = [];
+  if (actions.secret === 'off' && actions.pii === 'off' && actions.injection === 'off') return { value: result, findings };
   const visit = (value: unknown, key?: string): unknown => {
     if (typeof value === 'string') {
       // Base64 payloads and URIs are not prose; scanning them finds nothing and costs much.
