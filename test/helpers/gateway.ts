@@ -1,5 +1,5 @@
 import { startGateway, type RunningGateway } from '../../src/cli/serve.js';
-import { parseConfig } from '../../src/config/load.js';
+import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log.js';
 
 export interface TestGateway extends RunningGateway {
@@ -11,6 +11,13 @@ export interface TestGateway extends RunningGateway {
 export async function startTestGateway(yaml: string): Promise<TestGateway> {
   const config = parseConfig(yaml, 'test.yaml');
   const running = await startGateway(config, silentLogger);
+  const port = running.address!.port;
+  return { ...running, url: `http://127.0.0.1:${port}/mcp`, wsUrl: `ws://127.0.0.1:${port}/ws` };
+}
+
+/** A real gateway from a config file on disk, for tests that also run the CLI against the same file. */
+export async function startGatewayFromFile(file: string): Promise<TestGateway> {
+  const running = await startGateway(loadConfig(file), silentLogger);
   const port = running.address!.port;
   return { ...running, url: `http://127.0.0.1:${port}/mcp`, wsUrl: `ws://127.0.0.1:${port}/ws` };
 }
