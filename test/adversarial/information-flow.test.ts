@@ -117,4 +117,32 @@ describe('information-flow control', () => {
     const notAdmin = await fetch(world.gw.url.replace('/mcp', '/admin/sessions/reset'), { method: 'POST', headers: { authorization: `Bearer ${world.tokens.bob}` }, body: '{"agent":"bob"}' });
     expect(notAdmin.status).toBe(403);
   });
+
+  it('labels a stateless client by its identity, so no session trick lowers it', async () => {
+    await resetAgent('bob');
+    const stateless = await world.connect(world.tokens.bob, 'modern');
+    await stateless.callTool({ name: 'vault__read_text_file', arguments: { path: `${world.vault}/key.b64` } });
+    // Each stateless request is on its own; the label lives with the identity.
+    expect((await write(stateless, 'stateless.txt', 'x')).isError).toBe(true);
+    const legacy = await world.connect(world.tokens.bob);
+    expect((await write(legacy, 'legacy.txt', 'x')).isError).toBe(true);
+    await stateless.close();
+    await legacy.close();
+  });
+
+  it('records every decision with its step, rule and labels', async () => {
+    await resetAgent('alice');
+    const events: { outcome: string; step?: string; rule?: string; target: string; labelAfter?: unknown }[] = [];
+    const listener = (e: (typeof events)[number]) => void events.push(e);
+    world.gw.gateway.security.on('decision', listener);
+    const alice = await world.connect(world.tokens.alice);
+    await alice.callTool({ name: 'everything__echo', arguments: { message: 'hi' } });
+    await alice.callTool({ name: 'files__read_text_file', arguments: { path: '/etc/passwd' } });
+    world.gw.gateway.security.off('decision', listener);
+    expect(events).toEqual([
+      expect.objectContaining({ target: 'everything__echo', outcome: 'allow', labelAfter: { integrity: 'untrusted', confidentiality: 'public' } }),
+      expect.objectContaining({ target: 'files__read_text_file', outcome: 'deny', step: 'paths' }),
+    ]);
+    await alice.close();
+  });
 });

@@ -12,7 +12,7 @@ export interface SecureWorld {
   sandbox: string;
   vault: string;
   tokens: Record<'alice' | 'bob' | 'reader' | 'limited' | 'admin', string>;
-  connect(token: string | undefined): Promise<Client>;
+  connect(token: string | undefined, era?: 'legacy' | 'modern'): Promise<Client>;
   stop(): Promise<void>;
 }
 
@@ -106,8 +106,9 @@ mcpServers:
     limited: store.create('limited').token,
     admin: store.create('admin:operator').token,
   };
-  const connect = async (token: string | undefined) => {
-    const client = new Client({ name: 'attacker', version: '1' });
+  const connect = async (token: string | undefined, era: 'legacy' | 'modern' = 'legacy') => {
+    const options = era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
+    const client = new Client({ name: 'attacker', version: '1' }, options as never);
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers } }));
     return client;
