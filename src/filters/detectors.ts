@@ -10,6 +10,10 @@ export interface Detector {
   valid?: (match: string) => boolean;
   /** A substring every match contains: text without it skips the regex entirely (the common case). */
   needs?: string;
+  /** Lower-case words of which every match contains one (checked against the lower-cased text). */
+  needsWord?: string[];
+  /** Every match contains a digit: prose without digits skips the regex. */
+  needsDigit?: boolean;
 }
 
 const digitsOf = (s: string) => s.replace(/\D/g, '');
@@ -21,8 +25,8 @@ const digitsOf = (s: string) => s.replace(/\D/g, '');
 export const DETECTORS: readonly Detector[] = [
   // Secrets
   { category: 'secret', kind: 'private-key', needs: 'PRIVATE KEY', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { category: 'secret', kind: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  { category: 'secret', kind: 'aws-secret-access-key', pattern: /\baws_?secret_?access_?key\b["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b/gi },
+  { category: 'secret', kind: 'aws-access-key-id', needsDigit: true, pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { category: 'secret', kind: 'aws-secret-access-key', needsWord: ['aws'], pattern: /\baws_?secret_?access_?key\b["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b/gi },
   { category: 'secret', kind: 'github-token', needs: '_', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
   { category: 'secret', kind: 'gitlab-token', needs: 'glpat-', pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
   { category: 'secret', kind: 'slack-token', needs: 'xox', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
@@ -38,19 +42,19 @@ export const DETECTORS: readonly Detector[] = [
   { category: 'pii', kind: 'email', needs: '@', pattern: /(?<![\w.%+:/-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
   {
     category: 'pii',
-    kind: 'card-number',
+    kind: 'card-number', needsDigit: true,
     pattern: /\b(?:\d[ -]?){12,18}\d\b/g,
     valid: (m) => {
       const d = digitsOf(m);
       return d.length >= 13 && d.length <= 19 && luhnValid(d);
     },
   },
-  { category: 'pii', kind: 'iban', pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g, valid: ibanValid },
-  { category: 'pii', kind: 'us-ssn', needs: '-', pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
-  { category: 'pii', kind: 'uk-nino', pattern: /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g },
+  { category: 'pii', kind: 'iban', needsDigit: true, pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g, valid: ibanValid },
+  { category: 'pii', kind: 'us-ssn', needsDigit: true, needs: '-', pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
+  { category: 'pii', kind: 'uk-nino', needsDigit: true, pattern: /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g },
   {
     category: 'pii',
-    kind: 'phone',
+    kind: 'phone', needsDigit: true,
     // Not inside a longer run of digit groups (a card number is not three phone numbers).
     pattern: /(?<![\w+]|\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}\b(?![ .-]\d)/g,
     valid: (m) => {
@@ -61,10 +65,10 @@ export const DETECTORS: readonly Detector[] = [
   // Prompt injection
   {
     category: 'injection',
-    kind: 'override-instructions',
+    kind: 'override-instructions', needsWord: ['ignore', 'disregard', 'forget', 'override'],
     pattern: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|rules|directions|messages)\b/gi,
   },
-  { category: 'injection', kind: 'role-switch', pattern: /\b(?:you are now|from now on,? you (?:are|will)|act as (?:an? )?(?:unrestricted|jailbroken|DAN)\b|new (?:system )?instructions\s*:)/gi },
-  { category: 'injection', kind: 'chat-template', pattern: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<SYS>>|^\s*(?:system|assistant)\s*:/gim },
-  { category: 'injection', kind: 'exfiltration-instruction', pattern: /\b(?:do not|don't|never) (?:tell|inform|mention to|reveal to) the user\b|\bsend (?:the|all|your) (?:data|secrets?|credentials|keys|files|conversation) to\b/gi },
+  { category: 'injection', kind: 'role-switch', needsWord: ['you are now', 'from now on', 'act as', 'instructions'], pattern: /\b(?:you are now|from now on,? you (?:are|will)|act as (?:an? )?(?:unrestricted|jailbroken|DAN)\b|new (?:system )?instructions\s*:)/gi },
+  { category: 'injection', kind: 'chat-template', needsWord: ['<|', '[inst]', '[/inst]', '<<sys>>', 'system', 'assistant'], pattern: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<SYS>>|^\s*(?:system|assistant)\s*:/gim },
+  { category: 'injection', kind: 'exfiltration-instruction', needsWord: ['the user', 'send '], pattern: /\b(?:do not|don't|never) (?:tell|inform|mention to|reveal to) the user\b|\bsend (?:the|all|your) (?:data|secrets?|credentials|keys|files|conversation) to\b/gi },
 ];

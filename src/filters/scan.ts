@@ -22,8 +22,16 @@ export function scanText(original: string, actions: FilterActions): TextScan {
   const text = normalise(original);
   const findings: Finding[] = [];
   let out = text;
+  // Cheap tests first: most text has no candidate at all for most detectors, and a substring test over the
+  // text costs a fraction of running the regex.
+  const hasDigit = /\d/.test(text);
+  let lower: string | undefined;
   for (const d of DETECTORS) {
-    if (actions[d.category] === 'off' || (d.needs !== undefined && !text.includes(d.needs))) continue;
+    if (actions[d.category] === 'off' || (d.needs !== undefined && !text.includes(d.needs)) || (d.needsDigit && !hasDigit)) continue;
+    if (d.needsWord) {
+      lower ??= text.toLowerCase();
+      if (!d.needsWord.some((w) => lower!.includes(w))) continue;
+    }
     d.pattern.lastIndex = 0;
     let redacted = false;
     for (const m of text.matchAll(d.pattern)) {
