@@ -1,0 +1,211 @@
+import type { Run } from './measure.js';
+import type { ClientKind, PathName } from './settings.js';
+import { median, percentile, pooledSorted } from './stats.js';
+
+/** Every round's run of one cell (path × client kind × concurrency); runs[r] is round r. */
+export interface Cell {
+  path: PathName;
+  kind: ClientKind;
+  concurrency: number;
+  runs: Run[];
+}
+
+/** One cell reduced to the figures the tables show. */
+export interface Summary {
+  path: PathName;
+  kind: ClientKind;
+  concurrency: number;
+  /** calls/s of each round, in round order (ratios are taken round by round). */
+  rates: number[];
+  /** Median over rounds of calls per second. */
+  rate: number;
+  /** Percentiles over every call of every round, in ms. */
+  p50: number;
+  p99: number;
+  /** Calls measured over all rounds (what the percentiles rest on). */
+  calls: number;
+  /** CPU per call over all rounds, in µs. */
+  cpuUs: { client: number; gateway: number; upstream: number };
+}
+
+export const PATH_LABELS: Record<PathName, string> = {
+  stdio: 'server-everything over stdio, no gateway',
+  'raw-floor': 'raw floor: bare node:http, no MCP library',
+  sluice: 'sluice (HTTP → stdio)',
+  'mcp-proxy': 'mcp-proxy (HTTP → stdio)',
+  supergateway: 'supergateway --stateful (HTTP → stdio)',
+};
+
+export const KIND_LABELS: Record<ClientKind, string> = {
+  sdk: 'official SDK v2 client',
+  lean: 'lean client (node:http keep-alive; raw JSON lines on stdio)',
+};
+
+export function summarize(cells: Cell[]): Summary[] {
+  return cells.map((c) => {
+    const sorted = pooledSorted(c.runs.map((r) => r.latenciesMs));
+    const rates = c.runs.map((r) => r.calls / r.seconds);
+    const per = (key: keyof Run['cpuNs']) => c.runs.reduce((n, r) => n + r.cpuNs[key], 0) / sorted.length / 1000;
+    return {
+      path: c.path,
+      kind: c.kind,
+      concurrency: c.concurrency,
+      rates,
+      rate: median(rates),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      calls: sorted.length,
+      cpuUs: { client: per('client'), gateway: per('gateway'), upstream: per('upstream') },
+    };
+  });
+}
+
+function find(s: Summary[], path: PathName, kind: ClientKind, concurrency: number): Summary | undefined {
+  return s.find((x) => x.path === path && x.kind === kind && x.concurrency === concurrency);
+}
+
+const rate = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const us = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
+
+/** One row per path measured with `kind`, one column group per concurrency. */
+function perPathTable(s: Summary[], kind: ClientKind, paths: PathName[], concurrency: number[], columns: string[], cells: (x: Summary) => string[]): string {
+  const head = ['path', ...concurrency.flatMap((c) => columns.map((col, i) => (i === 0 ? `c=${c} ${col}` : col)))];
+  const rows = paths
+    .filter((p) => concurrency.some((c) => find(s, p, kind, c)))
+    .map((p) => [
+      PATH_LABELS[p],
+      ...concurrency.flatMap((c) => {
+        const x = find(s, p, kind, c);
+        return x ? cells(x) : columns.map(() => '—');
+      }),
+    ]);
+  return markdownTable(head, rows, [false, ...concurrency.flatMap(() => columns.map(() => true))]);
+}
+
+/** calls/s, p50 and p99 for every path measured with one client kind. */
+export function resultsTable(s: Summary[], kind: ClientKind, paths: PathName[], concurrency: number[]): string {
+  return perPathTable(s, kind, paths, concurrency, ['calls/s', 'p50 ms', 'p99 ms'], (x) => [rate(x.rate), ms(x.p50), ms(x.p99)]);
+}
+
+/** CPU µs per call: in the gateway process, in the server-everything process(es), and in the client (this process). */
+export function cpuTable(s: Summary[], kind: ClientKind, paths: PathName[], concurrency: number[]): string {
+  return perPathTable(s, kind, paths, concurrency, ['gateway', 'server', 'client'], (x) =>
+    [x.path === 'stdio' ? '—' : us(x.cpuUs.gateway), x.path === 'raw-floor' ? '—' : us(x.cpuUs.upstream), us(x.cpuUs.client)],
+  );
+}
+
+/**
+ * A ratio's operands: a measured path, or `ceiling`: the fastest any HTTP → stdio gateway could be if it did
+ * nothing but one bare HTTP exchange (the raw floor) and one bare stdio exchange (direct stdio), computed per
+ * round as 1 / (1/floor + 1/stdio). It tells whether an aim is reachable on this machine at all.
+ */
+type Operand = PathName | 'ceiling';
+
+interface RatioSpec {
+  kind: ClientKind;
+  of: Operand;
+  to: Operand;
+  /** The issue's aim, as a minimum ratio at every concurrency; undefined for context-only ratios. */
+  aim?: number;
+}
+
+const RATIOS: RatioSpec[] = [
+  { kind: 'lean', of: 'sluice', to: 'mcp-proxy', aim: 5 },
+  { kind: 'lean', of: 'sluice', to: 'supergateway', aim: 5 },
+  { kind: 'lean', of: 'sluice', to: 'raw-floor' },
+  { kind: 'lean', of: 'sluice', to: 'ceiling' },
+  { kind: 'lean', of: 'ceiling', to: 'mcp-proxy' },
+  { kind: 'lean', of: 'ceiling', to: 'supergateway' },
+  { kind: 'sdk', of: 'sluice', to: 'raw-floor', aim: 0.7 },
+  { kind: 'sdk', of: 'sluice', to: 'mcp-proxy' },
+  { kind: 'sdk', of: 'sluice', to: 'supergateway' },
+];
+
+const SHORT: Record<Operand, string> = {
+  stdio: 'direct stdio',
+  'raw-floor': 'raw floor',
+  sluice: 'sluice',
+  'mcp-proxy': 'mcp-proxy',
+  supergateway: 'supergateway',
+  ceiling: 'ceiling',
+};
+
+function ratesOf(s: Summary[], op: Operand, kind: ClientKind, c: number): number[] | undefined {
+  if (op !== 'ceiling') return find(s, op, kind, c)?.rates;
+  const floor = find(s, 'raw-floor', kind, c)?.rates;
+  const stdio = find(s, 'stdio', kind, c)?.rates;
+  return floor && stdio ? floor.map((f, r) => 1 / (1 / f + 1 / stdio[r])) : undefined;
+}
+
+/**
+ * The median of the round-by-round ratios. Both operands of a round were measured seconds apart, so host
+ * noise that slows a whole stretch of the run cancels out, which a ratio of the medians would not do.
+ */
+function ratioAt(s: Summary[], spec: RatioSpec, c: number): number | undefined {
+  const a = ratesOf(s, spec.of, spec.kind, c);
+  const b = ratesOf(s, spec.to, spec.kind, c);
+  if (!a || !b) return undefined;
+  return median(a.map((x, r) => x / b[r]).filter((x) => Number.isFinite(x)));
+}
+
+function ratioText(r: number): string {
+  return r < 1 ? `${r.toFixed(2)}× (${(r * 100).toFixed(1)}%)` : `${r.toFixed(2)}×`;
+}
+
+function aimText(aim: number): string {
+  return aim < 1 ? `≥ ${Math.round(aim * 100)}%` : `≥ ${aim}×`;
+}
+
+/** Calls/s ratios between paths, per concurrency; the rows that carry an aim say whether it was met. */
+export function ratioTable(s: Summary[], concurrency: number[]): string {
+  const head = ['calls/s ratio (median of per-round ratios)', ...concurrency.map((c) => `c=${c}`), 'aim'];
+  const rows = RATIOS.filter((spec) => concurrency.some((c) => ratioAt(s, spec, c) !== undefined)).map((spec) => {
+    const values = concurrency.map((c) => ratioAt(s, spec, c));
+    const aim = spec.aim === undefined ? '' : `${aimText(spec.aim)} ${values.every((v) => v !== undefined && v >= spec.aim!) ? '✅ met' : '❌ missed'}`;
+    return [`${spec.kind}: ${SHORT[spec.of]} ÷ ${SHORT[spec.to]}`, ...values.map((v) => (v === undefined ? '—' : ratioText(v))), aim];
+  });
+  return markdownTable(head, rows, [false, ...concurrency.map(() => true), false]);
+}
+
+/**
+ * How many times more CPU per call each peer's gateway process burns than sluice's (servers and client left
+ * out). The steadiest comparison of the gateways' own cost: it hardly moves with the host's load.
+ */
+export function cpuRatioTable(s: Summary[], kind: ClientKind, concurrency: number[]): string {
+  const head = [`gateway CPU per call, ${kind} client`, ...concurrency.map((c) => `c=${c}`)];
+  const rows = (['mcp-proxy', 'supergateway', 'raw-floor'] as const)
+    .map((peer) => [
+      `${SHORT[peer]} ÷ sluice`,
+      ...concurrency.map((c) => {
+        const a = find(s, peer, kind, c);
+        const b = find(s, 'sluice', kind, c);
+        return a && b && b.cpuUs.gateway > 0 ? `${(a.cpuUs.gateway / b.cpuUs.gateway).toFixed(2)}×` : '—';
+      }),
+    ])
+    .filter((row) => row.slice(1).some((v) => v !== '—'));
+  return markdownTable(head, rows, [false, ...concurrency.map(() => true)]);
+}
+
+/** One aim of the issue, checked at every concurrency measured. */
+export interface AimResult {
+  text: string;
+  /** undefined when a cell it needs was not measured in this run. */
+  met: boolean | undefined;
+}
+
+export function checkAims(s: Summary[], concurrency: number[]): AimResult[] {
+  return RATIOS.filter((spec) => spec.aim !== undefined).map((spec) => {
+    const aim = spec.aim!;
+    const values = concurrency.map((c) => ratioAt(s, spec, c));
+    const text = `${spec.kind} client: ${SHORT[spec.of]} ${aimText(aim)} of ${SHORT[spec.to]}'s calls/s at every concurrency`;
+    if (values.some((v) => v === undefined)) return { text, met: undefined };
+    const shown = concurrency.map((c, i) => `c=${c} ${ratioText(values[i]!)}`).join(', ');
+    return { text: `${text} (${shown})`, met: values.every((v) => v! >= aim) };
+  });
+}
+
+function markdownTable(head: string[], rows: string[][], right: boolean[]): string {
+  const align = right.map((r) => (r ? '---:' : ':---'));
+  return [head, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench`: echo calls on server-everything directly over stdio, through sluice, mcp-proxy and
+ * supergateway, and against a raw node:http floor; with the SDK client and a lean client; at each
+ * concurrency; interleaved over several rounds. Prints Markdown tables and (on a full run) writes
+ * BENCHMARKS.md. Settings: see settings.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderDocument } from './document.js';
+import { describeMachine } from './machine.js';
+import { measure, type Run } from './measure.js';
+import { ROOT } from './paths.js';
+import { openPool, type Pool } from './pools.js';
+import { stopAll } from './processes.js';
+import { checkAims, cpuRatioTable, cpuTable, KIND_LABELS, ratioTable, resultsTable, summarize, type Cell } from './report.js';
+import { readSettings, type ClientKind, type PathName, type Settings } from './settings.js';
+import { percentile } from './stats.js';
+import { startTarget, type HttpPath, type HttpTarget } from './targets.js';
+
+interface Unit {
+  path: PathName;
+  kind: ClientKind;
+}
+
+const unitKey = (u: Unit) => `${u.path}/${u.kind}`;
+
+/**
+ * The order of the paths for one round and concurrency: every round starts at a different place, so slow
+ * drift on the machine (host load, a growing heap) spreads over all paths instead of landing on one.
+ */
+function rotate(units: Unit[], round: number, rounds: number, level: number): Unit[] {
+  const shift = (round * Math.ceil(units.length / rounds) + level) % units.length;
+  return [...units.slice(shift), ...units.slice(0, shift)];
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * Every session stays open for the whole run, so the cells can be interleaved finely (all paths at one
+ * concurrency, then the next) without paying supergateway's 64 process spawns again and again.
+ */
+async function openPools(settings: Settings, targets: Map<PathName, HttpTarget>, units: Unit[], pools: Map<string, Pool>): Promise<void> {
+  const size = Math.max(...settings.concurrency);
+  for (const unit of units) {
+    pools.set(unitKey(unit), await openPool(unit.path, unit.kind, targets.get(unit.path), size));
+    log(`opened ${size} ${unit.kind} session(s) on ${unit.path}`);
+  }
+}
+
+async function runCell(settings: Settings, pool: Pool, c: number, calls: number): Promise<Run> {
+  await measure(pool.clients, c, settings.warmup, settings.maxCellSeconds, () => ({ gateway: 0, upstream: 0 }));
+  return measure(pool.clients, c, calls, settings.maxCellSeconds, () => pool.cpu());
+}
+
+async function runRounds(settings: Settings, units: Unit[], pools: Map<string, Pool>): Promise<Cell[]> {
+  if (settings.warmupRound > 0) {
+    log(`warm-up pass: ${settings.warmupRound} calls per cell, not recorded`);
+    for (const c of settings.concurrency) for (const unit of units) await runCell(settings, pools.get(unitKey(unit))!, c, settings.warmupRound);
+  }
+  const cells = new Map<string, Cell>();
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const [level, c] of settings.concurrency.entries()) {
+      for (const unit of rotate(units, round, settings.rounds, level)) {
+        const run = await runCell(settings, pools.get(unitKey(unit))!, c, settings.calls);
+        const key = `${unitKey(unit)}/${c}`;
+        const cell = cells.get(key) ?? { path: unit.path, kind: unit.kind, concurrency: c, runs: [] };
+        cell.runs.push(run);
+        cells.set(key, cell);
+        const sorted = run.latenciesMs.slice().sort();
+        log(
+          `round ${round + 1}/${settings.rounds}  c=${String(c).padEnd(3)} ${unit.path.padEnd(12)} ${unit.kind.padEnd(4)} ` +
+            `${Math.round(run.calls / run.seconds).toString().padStart(6)} calls/s  p50 ${percentile(sorted, 50).toFixed(2)} ms  ` +
+            `gateway ${Math.round(run.cpuNs.gateway / run.calls / 1000)} µs/call  (${run.calls} calls)`,
+        );
+      }
+    }
+  }
+  return [...cells.values()];
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const started = new Date();
+  log(`bench: ${settings.rounds} round(s), ${settings.calls} calls per cell (+${settings.warmup} warm-up, at most ${settings.maxCellSeconds} s), concurrency ${settings.concurrency.join('/')}`);
+  const targets = new Map<PathName, HttpTarget>();
+  const pools = new Map<string, Pool>();
+  try {
+    for (const p of settings.paths) {
+      if (p === 'stdio') continue;
+      const target = await startTarget(p as HttpPath, settings);
+      targets.set(p, target);
+      log(`started ${p} at ${target.url}`);
+    }
+    const units = settings.paths.flatMap((p) => settings.clients.map((kind): Unit => ({ path: p, kind })));
+    await openPools(settings, targets, units, pools);
+    const cells = await runRounds(settings, units, pools);
+    const seconds = (Date.now() - started.getTime()) / 1000;
+    const summaries = summarize(cells);
+    const tables = settings.clients.map((kind) => `### ${KIND_LABELS[kind]}\n\n${resultsTable(summaries, kind, settings.paths, settings.concurrency)}`);
+    const cpu = settings.clients.map((kind) => `### CPU µs per call, ${KIND_LABELS[kind]}\n\n${cpuTable(summaries, kind, settings.paths, settings.concurrency)}`);
+    const cpuRatios = settings.clients.map((kind) => cpuRatioTable(summaries, kind, settings.concurrency)).join('\n\n');
+    const ratios = ratioTable(summaries, settings.concurrency);
+    const aims = checkAims(summaries, settings.concurrency);
+    process.stdout.write(`\n${tables.join('\n\n')}\n\n### Ratios\n\n${ratios}\n\n${cpu.join('\n\n')}\n\n${cpuRatios}\n\n`);
+    for (const a of aims) process.stdout.write(`${a.met === undefined ? '·' : a.met ? '✅' : '❌'} ${a.text}\n`);
+    process.stdout.write(`\n(${seconds.toFixed(0)} s)\n`);
+    if (settings.outFile) {
+      const file = path.resolve(ROOT, settings.outFile);
+      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, aims }));
+      log(`wrote ${file}`);
+    }
+  } finally {
+    await Promise.allSettled([...pools.values()].map((p) => p.close()));
+    await Promise.allSettled([...targets.values()].map((t) => t.stop()));
+    await stopAll();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping every process the bench started`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+main().catch(async (err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  await stopAll();
+  process.exit(1);
+});

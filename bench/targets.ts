@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TokenStore } from '../src/identity/tokens.js';
+import { treeCpu, type CpuSplit } from './cpu.js';
+import { assertLoopbackOnly } from './loopback.js';
+import { bin, EVERYTHING, ROOT } from './paths.js';
+import { freePort, startProcess, type Child } from './processes.js';
+import type { PathName, Settings } from './settings.js';
+
+export type HttpPath = Exclude<PathName, 'stdio'>;
+
+/** One HTTP endpoint under test, running as its own process on 127.0.0.1. */
+export interface HttpTarget {
+  path: HttpPath;
+  url: string;
+  /** The echo tool's name as this endpoint lists it (sluice namespaces it). */
+  tool: string;
+  /** Headers every request must carry (sluice's bearer token). */
+  headers: Record<string, string>;
+  /** CPU used so far by the gateway process and by the server processes it spawned. */
+  cpu(): CpuSplit;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+/** Resolves once `url` answers with a status `ok` accepts; any earlier refusal just means "not yet". */
+async function waitForHttp(child: Child, url: string, ok: (status: number) => boolean): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited with code ${child.proc.exitCode}:\n${child.output()}`);
+    const status = await new Promise<number>((resolve) => {
+      const req = request(url, { method: 'GET', agent: false, headers: { accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy(); // an SSE stream would stay open otherwise
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+    if (status !== 0 && ok(status)) return;
+    await sleep(100);
+  }
+  throw new Error(`${child.name} did not become ready at ${url} within ${START_TIMEOUT_MS} ms:\n${child.output()}`);
+}
+
+interface Started {
+  child: Child;
+  port: number;
+  tool: string;
+  readyUrl: string;
+  ready: (status: number) => boolean;
+  headers?: Record<string, string>;
+  cleanup?: () => void;
+}
+
+async function started(pathName: HttpPath, { child, port, tool, readyUrl, ready, headers = {}, cleanup }: Started): Promise<HttpTarget> {
+  try {
+    await waitForHttp(child, readyUrl, ready);
+    assertLoopbackOnly(port, pathName);
+  } catch (err) {
+    await child.stop();
+    cleanup?.();
+    throw err;
+  }
+  return {
+    path: pathName,
+    url: `http://127.0.0.1:${port}/mcp`,
+    tool,
+    headers,
+    cpu: treeCpu(child.proc.pid ?? 0),
+    async stop() {
+      await child.stop();
+      cleanup?.();
+    },
+  };
+}
+
+/**
+ * sluice as users run it: its CLI on the current source (tsx), authentication on (a bearer token for an agent
+ * whose role allows every tool, so each call passes the whole chokepoint), one stdio upstream, warnings-only
+ * logging. Readiness is /readyz, which turns 200 only once server-everything has answered and listed its tools.
+ */
+async function startSluice(settings: Settings): Promise<HttpTarget> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'sluice-bench-'));
+  const config = path.join(dir, 'sluice.yaml');
+  const tokensFile = path.join(dir, 'tokens.json');
+  writeFileSync(
+    config,
+    [
+      'logLevel: warn',
+      'auth:',
+      `  tokensFile: ${JSON.stringify(tokensFile)}`,
+      'agents:',
+      '  bench: { role: bench }',
+      'roles:',
+      '  bench: { default: allow }',
+      'mcpServers:',
+      '  everything:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
+      '',
+    ].join('\n'),
+  );
+  // Through sluice's own token store, so the bench never depends on how the file is laid out.
+  const { token } = new TokenStore(tokensFile).create('bench');
+  const child = startProcess(
+    'sluice',
+    process.execPath,
+    [...settings.sluiceNodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
+    { cwd: ROOT },
+  );
+  return started('sluice', {
+    child,
+    port,
+    tool: 'everything__echo',
+    readyUrl: `http://127.0.0.1:${port}/readyz`,
+    ready: (s) => s === 200,
+    headers: { authorization: `Bearer ${token}` },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  });
+}
+
+/** mcp-proxy with its documented loopback flag, Streamable HTTP only (no SSE endpoint). */
+async function startMcpProxy(): Promise<HttpTarget> {
+  const port = await freePort();
+  const child = startProcess('mcp-proxy', bin('mcp-proxy'), ['--host', '127.0.0.1', '--port', String(port), '--server', 'stream', '--', process.execPath, EVERYTHING, 'stdio'], { cwd: ROOT });
+  return started('mcp-proxy', { child, port, tool: 'echo', readyUrl: `http://127.0.0.1:${port}/mcp`, ready: () => true });
+}
+
+/**
+ * supergateway in its transparent mode (--stateful: one server-everything per session). It has no host
+ * option, so our preload forces loopback; `--logLevel none` because its default logs every message to
+ * stdout, and sluice runs with warnings only: each gateway gets its quietest setting.
+ */
+async function startSupergateway(): Promise<HttpTarget> {
+  const port = await freePort();
+  const preload = path.join(ROOT, 'bench/force-loopback.cjs');
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preload)}`.trim() };
+  const child = startProcess(
+    'supergateway',
+    bin('supergateway'),
+    ['--stdio', `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} stdio`, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'],
+    { cwd: ROOT, env },
+  );
+  return started('supergateway', { child, port, tool: 'echo', readyUrl: `http://127.0.0.1:${port}/mcp`, ready: () => true });
+}
+
+async function startRawFloor(): Promise<HttpTarget> {
+  const port = await freePort();
+  const child = startProcess('raw-floor', process.execPath, ['--import', 'tsx', 'bench/raw-floor.ts', String(port)], { cwd: ROOT });
+  return started('raw-floor', { child, port, tool: 'echo', readyUrl: `http://127.0.0.1:${port}/mcp`, ready: (s) => s === 405 });
+}
+
+export function startTarget(pathName: HttpPath, settings: Settings): Promise<HttpTarget> {
+  switch (pathName) {
+    case 'sluice':
+      return startSluice(settings);
+    case 'mcp-proxy':
+      return startMcpProxy();
+    case 'supergateway':
+      return startSupergateway();
+    case 'raw-floor':
+      return startRawFloor();
+  }
+}
