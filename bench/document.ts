@@ -97,7 +97,7 @@ ${d.cpuRatios}
   (one shared server process, like sluice).
 - **supergateway**: \`supergateway --stdio "node <server-everything> stdio" --outputTransport streamableHttp
   --stateful --port <port> --logLevel none\` (one server process per session, spawned at initialize). It has
-  no host option and binds every interface, so \`bench/force-loopback.cjs\` is preloaded
+  no host option and binds every interface, so \`test/fixtures/force-loopback.cjs\` is preloaded
   (\`NODE_OPTIONS=--require\`) to bind 127.0.0.1. \`--logLevel none\` because its default logs every message
   and sluice runs with warnings only: each gateway runs at its quietest.
 - Before measuring, the bench checks in /proc/net that every port it opened listens on loopback only.

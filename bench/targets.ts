@@ -139,7 +139,7 @@ async function startMcpProxy(): Promise<HttpTarget> {
  */
 async function startSupergateway(): Promise<HttpTarget> {
   const port = await freePort();
-  const preload = path.join(ROOT, 'bench/force-loopback.cjs');
+  const preload = path.join(ROOT, 'test/fixtures/force-loopback.cjs');
   const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preload)}`.trim() };
   const child = startProcess(
     'supergateway',
