@@ -142,9 +142,13 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
       try {
         return await forward(ctx, route.upstream, 'tools/call', { ...params, arguments: checked }, { name: route.name });
       } catch (err) {
-        // The server went away mid-call: that is the tool failing, which the model should read, not a protocol fault.
+        // The server went away or never answered: that is the tool failing, which the model should read, not a
+        // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
         if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
           return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
+        }
+        if (err instanceof RpcError && err.code === ErrorCode.RequestTimeout && !ctx.signal.aborted) {
+          return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
         }
         throw err;
       }

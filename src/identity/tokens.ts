@@ -28,6 +28,7 @@ export function hashToken(token: string): string {
 export class TokenStore {
   private byHash = new Map<string, string>();
   private loadedMtime = -1;
+  private checkedAt = -Infinity;
 
   constructor(readonly file: string) {}
 
@@ -42,6 +43,7 @@ export class TokenStore {
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
     renameSync(tmp, this.file);
+    this.checkedAt = -Infinity; // this process sees its own new token at once
     return { token, id };
   }
 
@@ -55,7 +57,11 @@ export class TokenStore {
     return this.read().tokens.map(({ sha256: _hash, ...rest }) => rest);
   }
 
+  /** Looks at the file at most once a second: a stat per request would cost more than the rest of auth. */
   private refresh(): void {
+    const now = performance.now();
+    if (now - this.checkedAt < 1000) return;
+    this.checkedAt = now;
     let mtime: number;
     try {
       mtime = statSync(this.file).mtimeMs;

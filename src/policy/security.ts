@@ -78,7 +78,7 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
   }
 
   record(event: DecisionEvent): void {
-    this.log.info({ decision: event }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
+    if (this.log.isLevelEnabled('info')) this.log.info({ decision: event }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
     this.emit('decision', event);
   }
 }

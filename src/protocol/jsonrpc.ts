@@ -50,7 +50,7 @@ export const ErrorCode = {
   /** MCP: a resource URI no server owns. */
   ResourceNotFound: -32002,
   /** sluice: the upstream that owns the target is not reachable right now. */
-  UpstreamUnavailable: -32001,
+  UpstreamUnavailable: -32004,
   /** sluice refused a resource read or prompt get (tools get an isError result instead). */
   Forbidden: -32003,
   /** Cancelled or timed out while waiting for an upstream. */

@@ -3,12 +3,34 @@ import type { GatewayConfig } from '../config/schema.js';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
-function hostnameOf(hostHeader: string): string | undefined {
-  try {
-    return new URL(`http://${hostHeader}`).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  } catch {
-    return undefined;
+/** The hostname of a Host header or an Origin's authority, lower-cased, without port or IPv6 brackets. */
+function hostnameOf(authority: string): string {
+  const a = authority.toLowerCase();
+  if (a.startsWith('[')) return a.slice(1, a.indexOf(']'));
+  const colon = a.indexOf(':');
+  return colon === -1 ? a : a.slice(0, colon);
+}
+
+interface Allowed {
+  hosts: Set<string>;
+  origins: Set<string>;
+  exactOrigins: Set<string>;
+}
+
+// Built once per config: this check runs on every request.
+const allowedByConfig = new WeakMap<GatewayConfig, Allowed>();
+
+function allowedFor(config: GatewayConfig): Allowed {
+  let allowed = allowedByConfig.get(config);
+  if (!allowed) {
+    const hosts = new Set([...LOOPBACK_NAMES, ...config.http.allowedHosts.map((h) => h.toLowerCase())]);
+    const listenHost = config.listen.host.toLowerCase();
+    if (listenHost !== '0.0.0.0' && listenHost !== '::') hosts.add(listenHost);
+    const origins = new Set([...hosts, ...config.http.allowedOrigins.map((o) => o.toLowerCase())]);
+    allowed = { hosts, origins, exactOrigins: new Set(config.http.allowedOrigins) };
+    allowedByConfig.set(config, allowed);
   }
+  return allowed;
 }
 
 /**
@@ -17,20 +39,14 @@ function hostnameOf(hostHeader: string): string | undefined {
  * undefined when it may proceed.
  */
 export function checkLocalRequest(config: GatewayConfig, req: IncomingMessage): string | undefined {
-  const hosts = new Set([...LOOPBACK_NAMES, ...config.http.allowedHosts.map((h) => h.toLowerCase())]);
-  const listenHost = config.listen.host.toLowerCase();
-  if (listenHost !== '0.0.0.0' && listenHost !== '::') hosts.add(listenHost);
+  const allowed = allowedFor(config);
   const host = req.headers.host;
-  const hostname = host ? hostnameOf(host) : undefined;
-  if (!hostname || !hosts.has(hostname)) return `Invalid Host: ${host ?? '(missing)'}`;
+  if (!host || !allowed.hosts.has(hostnameOf(host))) return `Invalid Host: ${host ?? '(missing)'}`;
   const origin = req.headers.origin;
   if (origin === undefined || origin === '') return undefined;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  } catch {
-    return `Invalid Origin: ${origin}`;
-  }
-  const origins = new Set([...hosts, ...config.http.allowedOrigins.map((o) => o.toLowerCase())]);
-  return origins.has(originHost) || config.http.allowedOrigins.includes(origin) ? undefined : `Invalid Origin: ${origin}`;
+  if (allowed.exactOrigins.has(origin)) return undefined;
+  const scheme = origin.indexOf('://');
+  if (scheme === -1) return `Invalid Origin: ${origin}`;
+  const authority = origin.slice(scheme + 3).split('/')[0];
+  return allowed.origins.has(hostnameOf(authority.slice(authority.lastIndexOf('@') + 1))) ? undefined : `Invalid Origin: ${origin}`;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dispatch, statelessSession } from '../gateway/dispatch.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -19,6 +18,7 @@ import {
 import { claimedVersion, isModernVersion, MODERN_METHODS, ModernError } from '../protocol/modern.js';
 import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js';
 import type { Principal } from '../identity/principal.js';
+import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
 import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
@@ -87,8 +87,8 @@ export class HttpFront {
       if (!res.headersSent) this.reply(res, jsonError(500, ErrorCode.InternalError, 'Internal error'));
       else res.destroy();
     });
-    if (req.method === 'GET') return this.get(req, res);
-    if (req.method === 'DELETE') return void this.delete(req, res);
+    if (req.method === 'GET') return this.get(req, res, principal);
+    if (req.method === 'DELETE') return void this.delete(req, res, principal);
     this.reply(res, { ...jsonError(405, -32000, `Method not allowed: ${req.method}`), headers: { allow: 'GET, POST, DELETE' } });
   }
 
@@ -142,7 +142,7 @@ export class HttpFront {
     const parsed = parseJson(text);
     if (!parsed.ok) return this.reply(res, { status: 400, body: parsed.error });
     const acceptsSse = /text\/event-stream/i.test(req.headers.accept ?? '');
-    if (Array.isArray(parsed.value)) return this.postBatch(req, res, parsed.value);
+    if (Array.isArray(parsed.value)) return this.postBatch(req, res, parsed.value, principal);
     const checked = checkEnvelope(parsed.value);
     if (!checked.ok) return this.reply(res, { status: 400, body: checked.error });
     const message = checked.message;
@@ -155,7 +155,7 @@ export class HttpFront {
     }
     if (isRequest(message) && message.method === 'initialize') return this.postInitialize(req, res, message, acceptsSse, principal);
 
-    const found = this.findSession(req, res, headerVersion);
+    const found = this.findSession(req, res, principal, headerVersion);
     if (!found) return;
     if (!isRequest(message)) {
       await dispatch(this.gateway, found.session, message);
@@ -183,7 +183,7 @@ export class HttpFront {
     if (header(req, 'mcp-session-id')) {
       return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not carry an Mcp-Session-Id; it opens a new session', message.id));
     }
-    const http: HttpSession = { session: undefined as unknown as ClientSession, owner: clientKey(req), exchanges: new Map() };
+    const http: HttpSession = { session: undefined as unknown as ClientSession, owner: clientKey(req, principal), exchanges: new Map() };
     http.session = new ClientSession('http', { send: (m, relatedTo) => this.sendToSession(http, m, relatedTo) }, principal);
     const response = await dispatch(this.gateway, http.session, message);
     if (response && 'result' in response) this.sessions.set(http.session.id, http);
@@ -222,8 +222,8 @@ export class HttpFront {
     if (response) exchange.finish(response);
   }
 
-  private async postBatch(req: IncomingMessage, res: ServerResponse, values: unknown[]): Promise<void> {
-    const found = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+  private async postBatch(req: IncomingMessage, res: ServerResponse, values: unknown[], principal: Principal): Promise<void> {
+    const found = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
     if (!found) return;
     const version = found.session.protocolVersion;
     if (!allowsBatches(version)) {
@@ -247,11 +247,11 @@ export class HttpFront {
    * The legacy session a request names. Unknown ids, and ids used by anyone but the client that opened the
    * session, get the same 404, so a guessed or stolen id tells an attacker nothing.
    */
-  private findSession(req: IncomingMessage, res: ServerResponse, headerVersion: string | undefined): HttpSession | undefined {
+  private findSession(req: IncomingMessage, res: ServerResponse, principal: Principal, headerVersion: string | undefined): HttpSession | undefined {
     const id = header(req, 'mcp-session-id');
     if (!id) return void this.reply(res, jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     const http = this.sessions.get(id);
-    if (!http || http.owner !== clientKey(req)) return void this.reply(res, jsonError(404, -32001, 'Session not found'));
+    if (!http || http.owner !== clientKey(req, principal)) return void this.reply(res, jsonError(404, -32001, 'Session not found'));
     if (headerVersion !== undefined && headerVersion !== http.session.protocolVersion && !ALL_VERSIONS.includes(headerVersion)) {
       return void this.reply(res, jsonError(400, -32000, `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${ALL_VERSIONS.join(', ')})`));
     }
@@ -259,18 +259,18 @@ export class HttpFront {
     return http;
   }
 
-  private get(req: IncomingMessage, res: ServerResponse): void {
+  private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
     if (!/text\/event-stream/i.test(req.headers.accept ?? '')) {
       return this.reply(res, jsonError(406, -32000, 'Not Acceptable: GET /mcp needs Accept: text/event-stream'));
     }
-    const http = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+    const http = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
     if (!http) return;
     if (http.stream && !http.stream.closed) return this.reply(res, jsonError(409, -32000, 'Conflict: this session already has an open event stream'));
     http.stream = new EventStream(res);
   }
 
-  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const http = this.findSession(req, res, header(req, 'mcp-protocol-version'));
+  private async delete(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
+    const http = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
     if (!http) return;
     await this.endSession(http);
     this.reply(res, { status: 200 });
@@ -315,11 +315,12 @@ function idOf(message: JsonRpcMessage): RequestId | null {
 }
 
 /**
- * Who opened a session. With a bearer token it is the token (hashed: we never keep it); without one, the
- * client's address. A session id presented by anyone else is refused.
+ * Who opened a session: its token (already hashed when it was checked; we never keep tokens). With
+ * authentication off, whatever Authorization header the client sent, else its address. A session id presented
+ * by anyone else is refused.
  */
-function clientKey(req: IncomingMessage): string {
+function clientKey(req: IncomingMessage, principal: Principal): string {
+  if (principal.tokenHash) return `token:${principal.tokenHash}`;
   const auth = req.headers.authorization;
-  if (auth) return `token:${createHash('sha256').update(auth).digest('hex')}`;
-  return `addr:${req.socket.remoteAddress ?? ''}`;
+  return auth ? `header:${hashToken(auth)}` : `addr:${req.socket.remoteAddress ?? ''}`;
 }

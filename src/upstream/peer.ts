@@ -26,9 +26,12 @@ export interface PeerHandlers {
 }
 
 interface Pending {
+  deadline: number;
   resolve(result: Params): void;
   reject(err: Error): void;
-  timer: NodeJS.Timeout;
+  /** Gives up on the request: tells the upstream, and fails the caller with `message`. */
+  cancel(message: string, reason: string): void;
+  timeoutMessage(): string;
 }
 
 /**
@@ -39,6 +42,7 @@ export class RpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closedError?: Error;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly transport: MessageTransport,
@@ -56,33 +60,48 @@ export class RpcPeer {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
     return new Promise<Params>((resolve, reject) => {
-      const cleanup = () => {
-        clearTimeout(timer);
+      const signal = options.signal;
+      const settle = () => {
         this.pending.delete(id);
-        options.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
       };
-      const onAbort = () => {
-        cleanup();
-        void this.notify('notifications/cancelled', { requestId: id, reason: String(options.signal?.reason ?? 'cancelled') });
-        reject(new RpcError(ErrorCode.RequestTimeout, 'request cancelled'));
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        void this.notify('notifications/cancelled', { requestId: id, reason: 'timeout' });
-        reject(new RpcError(ErrorCode.RequestTimeout, `upstream did not answer ${method} within ${options.timeoutMs} ms`));
-      }, options.timeoutMs);
-      if (options.signal) {
-        if (options.signal.aborted) return onAbort();
-        options.signal.addEventListener('abort', onAbort, { once: true });
-      }
+      const onAbort = () => this.pending.get(id)?.cancel('request cancelled', String(signal?.reason ?? 'cancelled'));
       this.pending.set(id, {
-        resolve: (r) => (cleanup(), resolve(r)),
-        reject: (e) => (cleanup(), reject(e)),
-        timer,
+        deadline: performance.now() + options.timeoutMs,
+        resolve: (r) => (settle(), resolve(r)),
+        reject: (e) => (settle(), reject(e)),
+        cancel: (message, reason) => {
+          settle();
+          void this.notify('notifications/cancelled', { requestId: id, reason });
+          reject(new RpcError(ErrorCode.RequestTimeout, message));
+        },
+        timeoutMessage: () => `upstream did not answer ${method} within ${options.timeoutMs} ms`,
       });
+      if (signal) {
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      this.ensureSweeper();
       const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
       this.transport.send(message).catch((err: Error) => this.pending.get(id)?.reject(new RpcError(ErrorCode.UpstreamUnavailable, err.message)));
     });
+  }
+
+  /**
+   * Timeouts are checked by one sweep rather than a timer per request: this is the hot path, and requests
+   * time out in minutes, so a quarter-second of slack costs nothing.
+   */
+  private ensureSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const p of this.pending.values()) if (p.deadline <= now) p.cancel(p.timeoutMessage(), 'timeout');
+      if (this.pending.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, 250);
+    this.sweeper.unref();
   }
 
   notify(method: string, params?: Params): Promise<void> {
@@ -97,6 +116,8 @@ export class RpcPeer {
 
   private failAll(err: Error): void {
     this.closedError ??= err;
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const p of [...this.pending.values()]) p.reject(err);
   }
 

@@ -61,6 +61,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   lastError?: string;
   attempts = 0;
   nextRetryAt?: number;
+  /** The delay chosen before the next attempt (for status pages, and to see the backoff grow). */
+  retryDelayMs?: number;
   connectedAt?: number;
   protocolVersion?: string;
   serverInfo?: Params;
@@ -179,6 +181,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private scheduleRetry(): void {
     const ceiling = Math.min(30_000, 500 * 2 ** Math.min(this.attempts - 1, 10));
     const delay = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    this.retryDelayMs = delay;
     this.nextRetryAt = Date.now() + delay;
     this.retryTimer = setTimeout(() => {
       this.nextRetryAt = undefined;

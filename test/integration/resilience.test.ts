@@ -1,24 +1,34 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { defaultYaml, makeSandbox } from '../helpers/servers.js';
+import { defaultYaml, EVERYTHING, everythingYaml, makeSandbox, ROOT } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
 
 let gw: TestGateway;
 let sandbox: string;
+const SWITCHABLE = path.join(ROOT, 'test/fixtures/switchable-server.mjs');
+
+let switchOff: string;
 
 beforeAll(async () => {
   sandbox = makeSandbox();
+  switchOff = path.join(sandbox, '..', `switch-off-${process.pid}`);
+  // "everything" runs through a wrapper that the test can keep from starting, so a crash stays a crash for as
+  // long as the test looks at it.
   gw = await startTestGateway(
-    defaultYaml(sandbox).replace(
-      'mcpServers:\n',
-      `mcpServers:
+    defaultYaml(sandbox)
+      .replace(`args: [${JSON.stringify(EVERYTHING)}, stdio]`, `args: [${JSON.stringify(SWITCHABLE)}]\n    env: { SWITCH_OFF: ${JSON.stringify(switchOff)}, SERVER_ENTRY: ${JSON.stringify(EVERYTHING)} }`)
+      .replace(
+        'mcpServers:\n',
+        `mcpServers:
   broken:
     command: node
     args: [-e, "process.exit(3)"]
 `,
-    ),
+      ),
   );
 });
 afterAll(async () => gw?.stop());
@@ -61,6 +71,7 @@ describe('upstream failures', () => {
     // A slow call in flight when the server dies must end with a clear tool error, not hang.
     const inflight = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 10, steps: 5 } });
     await new Promise((r) => setTimeout(r, 200));
+    writeFileSync(switchOff, '');
     process.kill(pid, 'SIGKILL');
 
     const failed = await inflight;
@@ -77,7 +88,9 @@ describe('upstream failures', () => {
     expect(file.content).toEqual([{ type: 'text', text: 'hello from the sandbox\n' }]);
     await expect(client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })).rejects.toThrow(/Unknown tool/);
 
+    expect(everything.lastError).toMatch(/exited with code 3 \(last stderr: switched off\)|killed by SIGKILL/);
     const changesBefore = listChanged;
+    unlinkSync(switchOff);
     await waitFor(() => everything.state === 'ready', 15_000, 'the upstream to come back');
     expect(everything.pid).not.toBe(pid);
     await waitFor(() => listChanged > changesBefore, 3000, 'tools/list_changed after the return');
@@ -86,11 +99,36 @@ describe('upstream failures', () => {
     await client.close();
   });
 
-  it('retries a failing upstream with growing delays', async () => {
+  it('retries a failing upstream with exponentially growing, jittered delays', async () => {
     const broken = gw.gateway.upstreams.find((u) => u.name === 'broken')!;
-    const attemptsBefore = broken.attempts;
-    await waitFor(() => broken.attempts >= attemptsBefore + 2, 10_000, 'two more attempts');
+    const delays = new Map<number, number>();
+    await waitFor(() => {
+      // Read only between attempts: while one runs, the delay shown is still the previous one.
+      if (broken.state === 'unavailable' && broken.retryDelayMs !== undefined) delays.set(broken.attempts, broken.retryDelayMs);
+      return delays.size >= 4;
+    }, 20_000, 'four retries');
+    for (const [attempt, delay] of delays) {
+      const ceiling = Math.min(30_000, 500 * 2 ** (attempt - 1));
+      expect(delay, `attempt ${attempt}`).toBeGreaterThanOrEqual(ceiling / 2);
+      expect(delay, `attempt ${attempt}`).toBeLessThanOrEqual(ceiling);
+    }
     const { body } = await readyz();
     expect(body.upstreams.find((u) => u.name === 'broken')?.state).not.toBe('ready');
+  });
+
+  it('gives up on a call the server does not answer in time, with a tool error, and keeps serving', async () => {
+    const slow = await startTestGateway(everythingYaml('everything', { requestTimeoutSeconds: 0.5 }));
+    try {
+      const client = await connectV2(slow.url, 'legacy');
+      const started = Date.now();
+      const result = await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 5, steps: 5 } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/did not answer tools\/call within 500 ms/);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await client.callTool({ name: 'everything__echo', arguments: { message: 'ok' } })).content).toEqual([{ type: 'text', text: 'Echo: ok' }]);
+      await client.close();
+    } finally {
+      await slow.stop();
+    }
   });
 });
