@@ -86,8 +86,16 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
       }
     }
   }
-  if (parsed.success) {
-    for (const p of crossCheck(parsed.data)) problems.push({ ...locate(p.path, p.key), key: [...p.path, ...(p.key ? [p.key] : [])].join('.'), message: p.message });
+  // Cross-checks run even when the schema found problems, so one pass reports everything it can.
+  let cross: ReturnType<typeof crossCheck> = [];
+  try {
+    cross = crossCheck((parsed.success ? parsed.data : raw ?? {}) as RawConfig);
+  } catch {
+    // The file is too malformed for cross-checks; the schema's problems say why.
+  }
+  for (const p of cross) {
+    const key = [...p.path, ...(p.key ? [p.key] : [])].join('.');
+    if (!reported.has(key)) problems.push({ ...locate(p.path, p.key), key, message: p.message });
   }
   if (problems.length > 0 || !parsed.success) {
     problems.sort((a, b) => a.line - b.line || a.column - b.column);

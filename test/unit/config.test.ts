@@ -73,4 +73,21 @@ namespace:
   it('rejects a wrong type with what was expected', () => {
     expect(problems('mcpServers:\n  a:\n    command: node\n    args: node x.js\n')[0]).toMatch(/:4:11: mcpServers\.a\.args: expected array/);
   });
+
+  it('allows running without authentication only when switched off explicitly, on loopback, with a named agent', () => {
+    const base = 'agents:\n  me: { role: r }\nroles:\n  r: { default: allow }\nmcpServers: {}\n';
+    expect(parseConfig(base, 'x.yaml', {}).security.authRequired).toBe(true);
+    expect(problems(`listen: 0.0.0.0:8808\nauth:\n  required: false\n  anonymousAgent: me\n${base}`)).toEqual([
+      expect.stringMatching(/:3:13: auth\.required: authentication may be switched off only on a loopback address, and listen is 0\.0\.0\.0/),
+    ]);
+    expect(problems(`auth:\n  required: false\n${base}`)[0]).toMatch(/anonymousAgent` must name who/);
+    expect(problems(`auth:\n  required: false\n  anonymousAgent: ghost\n${base}`)[0]).toMatch(/:3:19: auth\.anonymousAgent: unknown agent "ghost"; declared agents: me/);
+  });
+
+  it('rejects a misspelt policy and an agent with an unknown role', () => {
+    expect(problems('agents:\n  a: { role: nope }\nroles:\n  r:\n    default: alow\nmcpServers: {}\n')).toEqual([
+      expect.stringMatching(/:2:14: agents\.a\.role: unknown role "nope"; declared roles: r/),
+      expect.stringMatching(/:5:14: roles\.r\.default: invalid value; allowed: "allow", "deny", "approve"/),
+    ]);
+  });
 });
