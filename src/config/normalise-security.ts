@@ -37,6 +37,15 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
     agents: Object.fromEntries(Object.entries(raw.agents ?? {}).map(([n, a]) => [n, { role: a.role }])),
     roles,
     hooks: (raw.hooks ?? []).map((h) => ({ module: path.resolve(baseDir, h.module), stage: h.stage, tools: h.tools, timeoutMs: h.timeoutMs ?? 2000 })),
+    audit: {
+      enabled: raw.audit?.enabled ?? true,
+      file: path.resolve(baseDir, raw.audit?.file ?? path.join(raw.dataDir ?? '.sluice', 'audit.db')),
+      synchronous: raw.audit?.synchronous ?? 'normal',
+      maxFieldBytes: raw.audit?.maxFieldBytes ?? 4096,
+      signIntervalMs: (raw.audit?.signIntervalSeconds ?? 60) * 1000,
+      retentionMs: raw.audit?.retentionDays !== undefined ? raw.audit.retentionDays * 86_400_000 : undefined,
+    },
+    approvals: { timeoutMs: (raw.approvals?.timeoutSeconds ?? 120) * 1000, askClient: raw.approvals?.askClient ?? false },
   };
 }
 

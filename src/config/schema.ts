@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterActions } from '../filters/scan.js';
 import type { Label } from '../ifc/label.js';
-import { agentSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, type Policy } from './security-schema.js';
+import { agentSchema, approvalsSchema, auditSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, type Policy } from './security-schema.js';
 
 /**
  * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
@@ -84,6 +84,8 @@ export const configSchema = z
     agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'agent names may hold only A-Z a-z 0-9 _ . - (at most 64)'), agentSchema).optional(),
     roles: z.record(z.string().min(1), roleSchema).optional(),
     hooks: z.array(hookSchema).optional(),
+    audit: auditSchema.optional(),
+    approvals: approvalsSchema.optional(),
     mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names may hold only A-Z a-z 0-9 _ - (at most 64)'), serverSchema),
   })
   .strict();
@@ -146,6 +148,20 @@ export interface HookConfig {
   timeoutMs: number;
 }
 
+export interface AuditConfig {
+  enabled: boolean;
+  file: string;
+  synchronous: 'normal' | 'full';
+  maxFieldBytes: number;
+  signIntervalMs: number;
+  retentionMs?: number;
+}
+
+export interface ApprovalsConfig {
+  timeoutMs: number;
+  askClient: boolean;
+}
+
 export interface SecurityConfig {
   authRequired: boolean;
   anonymousAgent?: string;
@@ -154,6 +170,8 @@ export interface SecurityConfig {
   agents: Record<string, { role: string }>;
   roles: Record<string, RoleConfig>;
   hooks: HookConfig[];
+  audit: AuditConfig;
+  approvals: ApprovalsConfig;
 }
 
 export interface GatewayConfig {

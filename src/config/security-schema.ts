@@ -95,3 +95,25 @@ export const serverSecurityKeys = {
   /** Labels for resources, by URI glob. */
   resources: z.record(z.string().min(1), z.object({ label: labelSchema }).strict()).optional(),
 };
+
+export const auditSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    /** The SQLite file; relative to the config file. Default: <dataDir>/audit.db. */
+    file: z.string().min(1).optional(),
+    /** normal: durable when the process dies; full: also when the machine loses power (fsync per commit). */
+    synchronous: z.enum(['normal', 'full']).optional(),
+    maxFieldBytes: z.number().int().min(256).max(1_048_576).optional(),
+    signIntervalSeconds: z.number().positive().optional(),
+    retentionDays: z.number().positive().optional(),
+  })
+  .strict();
+
+export const approvalsSchema = z
+  .object({
+    /** How long a call waits for a human before it is denied. */
+    timeoutSeconds: z.number().positive().max(86_400).optional(),
+    /** Let the calling client's own user decide through elicitation, when the client supports it. */
+    askClient: z.boolean().optional(),
+  })
+  .strict();

@@ -5,6 +5,11 @@ import { META } from '../protocol/modern.js';
 import { Upstream } from '../upstream/upstream.js';
 import { SLUICE_VERSION } from '../version.js';
 import { Catalog } from './catalog.js';
+import { createApprover } from '../approvals/approver.js';
+import { ApprovalQueue } from '../approvals/queue.js';
+import { AuditLog } from '../audit/log.js';
+import { HeadSigner } from '../audit/signing.js';
+import { SqliteAuditStore } from '../audit/store.js';
 import { Security } from '../policy/security.js';
 import { ParkedCalls, type ParkedCall } from './input-required.js';
 import type { ClientChannel, ClientSession } from './session.js';
@@ -40,6 +45,8 @@ export class Gateway {
   readonly listeners = new Set<Listener>();
   readonly parked = new ParkedCalls();
   readonly security: Security;
+  readonly approvals: ApprovalQueue;
+  audit?: AuditLog;
   catalog: Catalog;
   private readonly perSessionConfigs: ServerConfig[];
   private readonly calls = new Map<Upstream, Set<CallRecord>>();
@@ -58,10 +65,23 @@ export class Gateway {
     this.perSessionConfigs = config.servers.filter((s) => s.mode === 'per-session');
     this.catalog = new Catalog([], config.separator);
     this.security = new Security(config, log);
+    this.approvals = new ApprovalQueue(config.security.approvals.timeoutMs);
+    this.security.approver = createApprover(this.approvals, this.security, { askClient: config.security.approvals.askClient });
+  }
+
+  /** Opens the audit log (and its signing key) in the data folder; a log that cannot open stops the start. */
+  private openAudit(): void {
+    const audit = this.config.security.audit;
+    if (!audit.enabled) return;
+    const store = new SqliteAuditStore(audit.file, { synchronous: audit.synchronous });
+    this.audit = new AuditLog(store, { signer: HeadSigner.loadOrCreate(this.config.dataDir), signIntervalMs: audit.signIntervalMs, retentionMs: audit.retentionMs });
+    this.security.audit = this.audit;
+    this.security.auditFieldBytes = audit.maxFieldBytes;
   }
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
   async start(): Promise<void> {
+    this.openAudit();
     await this.security.start();
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
@@ -77,6 +97,7 @@ export class Gateway {
     clearInterval(this.idleSweeper);
     for (const s of [...this.sessions.values()]) await this.closeSession(s);
     await Promise.all(this.upstreams.map((u) => u.close()));
+    this.audit?.close();
   }
 
   private createUpstream(config: ServerConfig, capabilities: Params, owner: ClientSession | undefined): Upstream {
@@ -143,6 +164,7 @@ export class Gateway {
     session.close();
     this.sessions.delete(session.id);
     this.security.labels.forget(session.id);
+    this.approvals.endSession(session.id);
     for (const uri of session.subscriptions) await this.unsubscribe(session, uri);
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
   }

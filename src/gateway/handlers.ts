@@ -1,4 +1,5 @@
-import { ErrorCode, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, notification, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -138,6 +139,9 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
     tool: catalog.toolDefinitions.get(name),
     server: route.upstream.config,
     upstreamName: route.name,
+    traceId: traceIdOf(params),
+    keepAlive: keepAliveFor(ctx, params),
+    askClient: askClientFor(ctx),
     execute: async (checked) => {
       try {
         return await forward(ctx, route.upstream, 'tools/call', { ...params, arguments: checked }, { name: route.name });
@@ -154,6 +158,39 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
       }
     },
   });
+}
+
+/** The W3C trace id a client sent in `_meta.traceparent`, else a fresh one. */
+function traceIdOf(params: Params): string {
+  const parent = (params._meta as Params | undefined)?.traceparent;
+  const m = typeof parent === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(parent) : null;
+  return m ? m[1] : randomBytes(16).toString('hex');
+}
+
+/** While a call waits for a human, progress notifications tell the client it is still being worked on. */
+function keepAliveFor(ctx: RequestContext, params: Params): ((message: string) => void) | undefined {
+  const token = (params._meta as Params | undefined)?.progressToken;
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  let progress = 0;
+  return (message) => ctx.session.channel.send(notification('notifications/progress', { progressToken: token, progress: ++progress, message }), ctx.id);
+}
+
+/** Asks the client's own user to approve, through elicitation — only a legacy session can be asked mid-call. */
+function askClientFor(ctx: RequestContext): ((message: string, args: Params) => Promise<boolean | undefined>) | undefined {
+  if (ctx.session.stateless || !ctx.session.clientCapabilities.elicitation) return undefined;
+  return async (message, args) => {
+    const answer = await ctx.session.request(
+      'elicitation/create',
+      {
+        message: `${message}\nArguments: ${JSON.stringify(args).slice(0, 2000)}`,
+        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve this call' } }, required: ['approve'] },
+      },
+      ctx.id,
+      ctx.signal,
+    );
+    if (answer.action !== 'accept') return answer.action === 'decline' ? false : undefined;
+    return (answer.content as Params | undefined)?.approve === true;
+  };
 }
 
 /** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */

@@ -32,24 +32,24 @@ export class Operator {
     return { ...this.gateway.status(), paused: security.paused, sessions, identities };
   }
 
-  setPaused(paused: boolean, by: string): void {
+  async setPaused(paused: boolean, by: string): Promise<void> {
     this.gateway.security.paused = paused;
-    this.record(paused ? 'pause' : 'resume', by);
+    await this.record(paused ? 'pause' : 'resume', by);
   }
 
   /** Lowers a label back to trusted/public: one session's, or an identity's and all its sessions'. */
-  resetLabel(target: { session?: string; agent?: string }, by: string): { reset: string[] } {
+  async resetLabel(target: { session?: string; agent?: string }, by: string): Promise<{ reset: string[] }> {
     const security = this.gateway.security;
     const sessions = [...this.gateway.sessions.values()];
     const ofAgent = (agent: string) => sessions.filter((s) => s.principal?.agent === agent).map((s) => s.id);
     if (target.session && !this.gateway.sessions.has(target.session)) throw new Error(`no session ${target.session}`);
     security.labels.reset({ sessionId: target.session, agent: target.agent }, ofAgent);
     const reset = [...(target.session ? [target.session] : []), ...(target.agent ? ofAgent(target.agent) : [])];
-    this.record(`session reset ${target.session ? `session ${target.session}` : `agent ${target.agent}`}`, by);
+    await this.record(`session reset ${target.session ? `session ${target.session}` : `agent ${target.agent}`}`, by);
     return { reset };
   }
 
-  private record(action: string, by: string): void {
-    this.gateway.security.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
+  private record(action: string, by: string): Promise<void> {
+    return this.gateway.security.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
   }
 }

@@ -25,6 +25,12 @@ export interface ToolCall {
   /** The tool's own name on its server. */
   upstreamName: string;
   execute(args: Params): Promise<Params>;
+  /** Ties this call's records together. */
+  traceId?: string;
+  /** Keeps a client that waits for an approval informed (progress notifications). */
+  keepAlive?: (message: string) => void;
+  /** Asks the client's own user to approve (elicitation), when it can. */
+  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
 }
 
 /** What the steps build up as the call moves through them. */
@@ -144,10 +150,12 @@ export async function runToolCall(call: ToolCall): Promise<Params> {
       labelBefore,
       labelAfter: security.labels.of(call.holder),
       durationMs: performance.now() - started,
+      traceId: call.traceId,
       ...extra,
     });
-  const refuse = (r: Refusal) => {
-    record(r.outcome, { step: r.step, rule: r.rule, reason: r.reason, arguments: call.arguments });
+  const refuse = async (r: Refusal) => {
+    // A refusal goes back even if it could not be recorded: refusing is the safe side.
+    await record(r.outcome, { step: r.step, rule: r.rule, reason: r.reason, arguments: call.arguments }).catch(() => undefined);
     return refusalResult(r);
   };
 
@@ -177,7 +185,7 @@ export async function runToolCall(call: ToolCall): Promise<Params> {
   try {
     result = await call.execute(state.args);
   } catch (err) {
-    record('error', { step: 'execute', reason: (err as Error).message, arguments: state.args });
+    await record('error', { step: 'execute', reason: (err as Error).message, arguments: state.args }).catch(() => undefined);
     throw err;
   }
 
@@ -194,7 +202,12 @@ export async function runToolCall(call: ToolCall): Promise<Params> {
 
   const seen = join(resultLabel(state), findingsLabel(filtered.findings.filter((f) => role.filters[f.category] === 'label')));
   security.labels.raise(call.holder, seen);
-  record('allow', { arguments: state.args, findings: filtered.findings.map(describe) });
+  try {
+    // Durable before the client sees it: a result whose record could not be written is not handed out.
+    await record('allow', { arguments: state.args, result, findings: filtered.findings.map(describe), traceId: call.traceId });
+  } catch (err) {
+    return refusalResult(deny('execute', `the call ran, but the audit log could not record it, so its result is withheld (${(err as Error).message})`));
+  }
   return result;
 }
 
@@ -211,7 +224,18 @@ function resultLabel(s: CallState): Label {
 async function askApproval(security: Security, call: ToolCall, s: CallState, refusal: Refusal): Promise<Refusal | undefined> {
   if (!security.approver) return { ...refusal, reason: `needs approval: ${refusal.reason}` };
   try {
-    const decision = await security.approver({ principal: call.principal!, sessionId: call.holder.id, tool: call.name, arguments: s.args, refusal, label: security.labels.of(call.holder) });
+    const decision = await security.approver({
+      principal: call.principal!,
+      sessionId: call.holder.id,
+      transport: call.transport,
+      tool: call.name,
+      arguments: s.args,
+      definition: call.tool,
+      refusal,
+      label: security.labels.of(call.holder),
+      keepAlive: call.keepAlive,
+      askClient: call.askClient,
+    });
     return decision.granted ? undefined : { ...refusal, outcome: 'deny', reason: `approval denied${decision.reason ? `: ${decision.reason}` : ''}` };
   } catch (err) {
     return { ...refusal, outcome: 'deny', reason: `approval failed: ${(err as Error).message}` };

@@ -30,16 +30,20 @@ export interface DecisionEvent {
   agent: string;
   session: string;
   transport: string;
-  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator';
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval';
   target: string;
   upstream?: string;
-  outcome: 'allow' | 'deny' | 'approve' | 'error';
+  outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired';
   step?: Step;
   rule?: string;
   reason?: string;
   arguments?: unknown;
+  /** What went back to the client (after filters), for allowed calls. */
+  result?: unknown;
   findings?: string[];
   labelBefore?: Label;
   labelAfter?: Label;
   durationMs: number;
+  /** Ties the records of one request together (the client's W3C traceparent when it sent one). */
+  traceId?: string;
 }

@@ -31,7 +31,7 @@ export async function runRead(call: ReadCall): Promise<Params> {
   const started = performance.now();
   const { security } = call;
   const labelBefore = security.labels.of(call.holder);
-  const record = (outcome: 'allow' | 'deny' | 'error', r?: Partial<Refusal>, findings?: string[]) =>
+  const record = (outcome: 'allow' | 'deny' | 'error', r?: Partial<Refusal>, findings?: string[], result?: Params) =>
     security.record({
       time: new Date().toISOString(),
       agent: call.principal?.agent ?? '(none)',
@@ -45,36 +45,37 @@ export async function runRead(call: ReadCall): Promise<Params> {
       rule: r?.rule,
       reason: r?.reason,
       findings,
+      result,
       labelBefore,
       labelAfter: security.labels.of(call.holder),
       durationMs: performance.now() - started,
     });
-  const refuse = (r: Refusal): never => {
-    record('deny', r);
+  const refuse = async (r: Refusal): Promise<never> => {
+    await record('deny', r).catch(() => undefined);
     throw new ReadRefused(r);
   };
 
   const role = security.role(call.principal);
-  if (!call.principal || !role) refuse({ outcome: 'deny', step: 'authenticate', reason: 'no identity with a role is attached to this session' });
-  if (security.paused) refuse({ outcome: 'deny', step: 'pause', reason: 'sluice is paused by the operator' });
+  if (!call.principal || !role) await refuse({ outcome: 'deny', step: 'authenticate', reason: 'no identity with a role is attached to this session' });
+  if (security.paused) await refuse({ outcome: 'deny', step: 'pause', reason: 'sluice is paused by the operator' });
   if (role!.rateLimit) {
     const taken = security.limiter.take(`agent:${call.principal!.agent}`, role!.rateLimit);
-    if (!taken.ok) refuse({ outcome: 'deny', step: 'rate-limit', reason: `rate limit exceeded; retry in ${(taken.retryAfterMs / 1000).toFixed(1)} s`, rule: `${role!.rateLimit.perSecond}/s` });
+    if (!taken.ok) await refuse({ outcome: 'deny', step: 'rate-limit', reason: `rate limit exceeded; retry in ${(taken.retryAfterMs / 1000).toFixed(1)} s`, rule: `${role!.rateLimit.perSecond}/s` });
   }
 
   let result: Params;
   try {
     result = await call.execute();
   } catch (err) {
-    record('error', { step: 'execute', reason: (err as Error).message });
+    await record('error', { step: 'execute', reason: (err as Error).message }).catch(() => undefined);
     throw err;
   }
   const filtered = scanPayload(result, role!.filters);
   const blocked = filtered.findings.find((f) => role!.filters[f.category] === 'block');
-  if (blocked) refuse({ outcome: 'deny', step: 'content-filter', rule: blocked.kind, reason: `the content contained ${blocked.category} (${blocked.kind}) and was withheld` });
+  if (blocked) await refuse({ outcome: 'deny', step: 'content-filter', rule: blocked.kind, reason: `the content contained ${blocked.category} (${blocked.kind}) and was withheld` });
   const seen = join(sourceLabel(call), findingsLabel(filtered.findings.filter((f) => role!.filters[f.category] === 'label')));
   security.labels.raise(call.holder, seen);
-  record('allow', undefined, filtered.findings.map((f) => `${f.category} (${f.kind})`));
+  await record('allow', undefined, filtered.findings.map((f) => `${f.category} (${f.kind})`), filtered.value);
   return filtered.value;
 }
 

@@ -6,6 +6,8 @@ import { TokenStore } from '../identity/tokens.js';
 import type { Principal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
 import type { Params } from '../protocol/jsonrpc.js';
+import type { AuditLog } from '../audit/log.js';
+import { recordOf } from '../audit/from-decision.js';
 import type { DecisionEvent, Refusal } from './decision.js';
 import { Hooks } from './hooks.js';
 import { RateLimiter } from './rate-limit.js';
@@ -15,10 +17,17 @@ import { operationOf, ToolRules } from './rules.js';
 export interface ApprovalRequest {
   principal: Principal;
   sessionId: string;
+  transport?: string;
   tool: string;
   arguments: Params;
+  /** The tool's definition as offered: a grant is for this definition, not for whatever the name means later. */
+  definition?: Params;
   refusal: Refusal;
   label: Label;
+  /** Tells the waiting client it is still waiting (progress), where it asked for progress. */
+  keepAlive?: (message: string) => void;
+  /** Asks the calling client's own user (elicitation); undefined when it cannot. */
+  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
 }
 
 export type Approver = (request: ApprovalRequest) => Promise<{ granted: boolean; reason?: string }>;
@@ -35,6 +44,9 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
   paused = false;
   /** Decides `approve` outcomes; until one is set, they are refused with "needs approval". */
   approver?: Approver;
+  /** Where decisions are kept; none in library use and some tests. */
+  audit?: AuditLog;
+  auditFieldBytes = 4096;
   private readonly rules = new Map<string, ToolRules>();
 
   constructor(
@@ -77,8 +89,13 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
     });
   }
 
-  record(event: DecisionEvent): void {
+  /**
+   * Records a decision: logged, announced, and — with an audit log — durable once the promise resolves.
+   * Callers await it before a result goes out.
+   */
+  async record(event: DecisionEvent): Promise<void> {
     if (this.log.isLevelEnabled('info')) this.log.info({ decision: event }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
     this.emit('decision', event);
+    if (this.audit) await this.audit.write(recordOf(event, this.auditFieldBytes));
   }
 }

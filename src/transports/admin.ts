@@ -30,14 +30,14 @@ export class AdminApi {
     const by = ADMIN;
     try {
       if (req.method === 'GET' && path === '/admin/status') return send(200, this.operator.status());
-      if (req.method === 'POST' && path === '/admin/pause') return send(200, (this.operator.setPaused(true, by), { paused: true }));
-      if (req.method === 'POST' && path === '/admin/resume') return send(200, (this.operator.setPaused(false, by), { paused: false }));
+      if (req.method === 'POST' && path === '/admin/pause') return send(200, (await this.operator.setPaused(true, by), { paused: true }));
+      if (req.method === 'POST' && path === '/admin/resume') return send(200, (await this.operator.setPaused(false, by), { paused: false }));
       if (req.method === 'POST' && path === '/admin/sessions/reset') {
         const body = (await readJson(req)) as { session?: unknown; agent?: unknown };
         const session = typeof body.session === 'string' ? body.session : undefined;
         const agent = typeof body.agent === 'string' ? body.agent : undefined;
         if (!session && !agent) return send(400, { error: 'name a "session" or an "agent" to reset' });
-        return send(200, this.operator.resetLabel({ session, agent }, by));
+        return send(200, await this.operator.resetLabel({ session, agent }, by));
       }
       return send(404, { error: `no admin endpoint ${req.method} ${path}` });
     } catch (err) {

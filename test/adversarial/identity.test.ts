@@ -94,10 +94,12 @@ describe('tool rules', () => {
     expect(textOf(result)).toMatch(/may not call files__move_file/);
   });
 
-  it('stops a tool no rule names with "needs approval" (the role default)', async () => {
+  it('holds a tool no rule names for a human (the role default), and denies it when nobody decides', async () => {
+    const started = Date.now();
     const result = await alice.callTool({ name: 'vault__list_directory', arguments: { path: world.vault } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/needs approval/);
+    expect(textOf(result)).toMatch(/approval denied: no decision in time/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
   });
 
   it('matches names exactly: no case or look-alike tricks', async () => {

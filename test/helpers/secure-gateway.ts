@@ -71,6 +71,8 @@ roles:
   limited:
     default: allow
     rateLimit: { perSecond: 0.5, burst: 3 }
+approvals:
+  timeoutSeconds: 2
 ${extraYaml}
 mcpServers:
   files:

@@ -1,0 +1,42 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const message = (seq: number, hash: string) => Buffer.from(`sluice-audit-head:${seq}:${hash}`);
+
+/**
+ * The Ed25519 key that signs the chain head. Made on first start; the public half is what an operator keeps
+ * elsewhere and hands to `sluice audit verify --key`, so that even a rewrite of the whole file — every hash
+ * recomputed — shows, because it cannot carry valid signatures.
+ */
+export class HeadSigner {
+  private constructor(
+    private readonly privateKey: KeyObject,
+    readonly publicKeyPem: string,
+  ) {}
+
+  static loadOrCreate(dir: string): HeadSigner {
+    const privateFile = path.join(dir, 'audit-signing-key.pem');
+    const publicFile = path.join(dir, 'audit-signing-key.pub.pem');
+    if (!existsSync(privateFile)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+      writeFileSync(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
+    }
+    const privateKey = createPrivateKey(readFileSync(privateFile));
+    return new HeadSigner(privateKey, createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString());
+  }
+
+  sign(seq: number, hash: string): string {
+    return sign(null, message(seq, hash), this.privateKey).toString('base64');
+  }
+}
+
+export function verifySignature(publicKeyPem: string, seq: number, hash: string, signature: string): boolean {
+  try {
+    return verify(null, message(seq, hash), createPublicKey(publicKeyPem), Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}

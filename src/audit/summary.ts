@@ -1,0 +1,20 @@
+import { scanPayload } from '../filters/scan.js';
+import { canonicalJson } from './canonical.js';
+import { sha256 } from './chain.js';
+
+const REDACT_ALL = { secret: 'redact', pii: 'redact', injection: 'label' } as const;
+
+/**
+ * What the audit log keeps of arguments or a result: redacted (secrets and personal data never reach the
+ * log), capped at `maxBytes` with a note of what was cut, and a hash of the full redacted content so a
+ * complete copy can still be matched against the record.
+ */
+export function summarise(value: unknown, maxBytes: number): { text: string; hash: string } | undefined {
+  if (value === undefined) return undefined;
+  const redacted = value !== null && typeof value === 'object' ? scanPayload(value as Record<string, unknown>, REDACT_ALL).value : value;
+  const full = canonicalJson(redacted);
+  const hash = sha256(full);
+  if (Buffer.byteLength(full) <= maxBytes) return { text: full, hash };
+  const cut = Buffer.from(full).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return { text: `${cut}… [truncated: ${Buffer.byteLength(full)} bytes in all]`, hash };
+}

@@ -1,0 +1,48 @@
+import { verifyChain, type AuditRecord } from './chain.js';
+import { verifySignature } from './signing.js';
+import type { AuditStore } from './store.js';
+
+export type AuditVerification =
+  | { ok: true; checked: number; signaturesChecked: number; anchorSeq: number }
+  | { ok: false; checked: number; brokenAt: number; reason: string };
+
+/** The target an anchor record names: proof, inside the chain, of where pruning moved its start. */
+export const anchorTarget = (seq: number, hash: string) => `pruned-through:${seq}:${hash}`;
+
+/**
+ * Verifies the whole log: the chain from its anchor (after pruning, the anchor must itself be attested by an
+ * anchor record in the chain), and with a public key, every signed head that is still in the log.
+ */
+export function verifyStore(store: AuditStore, publicKeyPem?: string): AuditVerification {
+  const anchor = store.anchor();
+  const hashes = new Map<number, string>();
+  let attested = anchor.seq === 0;
+  const seen = function* (): Generator<AuditRecord> {
+    for (const r of store.iterate()) {
+      hashes.set(r.seq, r.hash);
+      if (r.kind === 'anchor' && r.target === anchorTarget(anchor.seq, anchor.hash)) attested = true;
+      yield r;
+    }
+  };
+  const chain = verifyChain(seen(), anchor);
+  if (!chain.ok) return chain;
+  if (!attested) {
+    return { ok: false, checked: chain.checked, brokenAt: anchor.seq + 1, reason: `the log starts after record ${anchor.seq}, but no anchor record in the chain says it was pruned there` };
+  }
+  let signaturesChecked = 0;
+  if (publicKeyPem !== undefined) {
+    const signatures = store.signatures().filter((s) => s.seq > anchor.seq);
+    if (chain.checked > 0 && signatures.length === 0) {
+      return { ok: false, checked: chain.checked, brokenAt: anchor.seq + 1, reason: 'no signed chain head: the signatures are gone, or the log was replaced' };
+    }
+    for (const s of signatures) {
+      const actual = hashes.get(s.seq);
+      if (actual === undefined) return { ok: false, checked: chain.checked, brokenAt: s.seq, reason: `a signed head names record ${s.seq}, which is missing` };
+      if (actual !== s.hash || !verifySignature(publicKeyPem, s.seq, s.hash, s.signature)) {
+        return { ok: false, checked: chain.checked, brokenAt: s.seq, reason: 'the signed head does not match this record: the log was rewritten' };
+      }
+      signaturesChecked++;
+    }
+  }
+  return { ok: true, checked: chain.checked, signaturesChecked, anchorSeq: anchor.seq };
+}
