@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { splitHostPort } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { SLUICE_VERSION } from '../version.js';
+import { registerAuditCommands } from './audit-commands.js';
 import { defaultConfigPath, loadOrExit } from './load-config.js';
 import { registerOperatorCommands } from './operator-commands.js';
 import { startGateway } from './serve.js';
@@ -57,5 +58,6 @@ configCmd
   });
 
 registerOperatorCommands(program);
+registerAuditCommands(program);
 
 await program.parseAsync();

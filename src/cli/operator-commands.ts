@@ -53,6 +53,32 @@ export function registerOperatorCommands(program: Command): void {
     process.stdout.write('resumed\n');
   });
 
+  const approvals = program.command('approvals').description('calls waiting for a human decision');
+  withCommon(approvals.command('list').description('pending approvals')).action(async (opts: Common) => {
+    const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; arguments: unknown; expiresAt: string }[] };
+    if (pending.length === 0) process.stdout.write('no pending approvals\n');
+    for (const p of pending) process.stdout.write(`${p.id}  ${p.agent}  ${p.tool}  ${p.label}  ${JSON.stringify(p.arguments).slice(0, 120)}  (${p.reason}; expires ${p.expiresAt})\n`);
+  });
+  const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; reason?: string }) => {
+    const verdict = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/approvals/decide', {
+      id,
+      decision,
+      scope: opts.scope ?? 'once',
+      pinArguments: opts.pinArguments === true,
+      expiresInSeconds: opts.expires ? Number(opts.expires) : undefined,
+      reason: opts.reason,
+    })) as { outcome: string };
+    process.stdout.write(`${id}: ${verdict.outcome}\n`);
+  };
+  withCommon(approvals.command('approve').argument('<id>').description('let the call run'))
+    .option('--scope <scope>', 'once | session (this session) | always (this agent and tool)', 'once')
+    .option('--pin-arguments', 'the grant covers only calls with exactly these arguments')
+    .option('--expires <seconds>', 'how long a session/always grant lasts')
+    .action(decide('approve'));
+  withCommon(approvals.command('deny').argument('<id>').description('refuse the call'))
+    .option('--reason <text>', 'told to the client')
+    .action(decide('deny'));
+
   const session = program.command('session').description('look at sessions and their labels');
   withCommon(session.command('list').description('sessions, their agents and labels')).action(async (opts: Common) => {
     const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as { paused: boolean; sessions: { id: string; agent: string; transport: string; label: string }[] };

@@ -1,48 +1,160 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Scope } from '../approvals/queue.js';
+import { verifyStore } from '../audit/verify.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { Operator } from '../gateway/operator.js';
 import { resolveBearer } from '../identity/principal.js';
 import { ADMIN, hashToken } from '../identity/tokens.js';
 
 const MAX_ADMIN_BODY = 64 * 1024;
+const COOKIE = 'sluice_admin';
+const CONSOLE_SESSION_MS = 8 * 3600_000;
+
+type Send = (status: number, body: unknown) => void;
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  send: Send;
+  url: URL;
+}
+type Route = (call: Call) => Promise<void> | void;
 
 /**
- * The operator's JSON API under /admin, used by the CLI (and later the console). Only operator tokens open
- * it, whatever the auth setting for agents: pausing the gateway or lowering a label is never anonymous.
+ * The operator's JSON API under /admin, used by the CLI and the console. Only operator tokens open it,
+ * whatever the auth setting for agents: deciding an approval, pausing the gateway or lowering a label is
+ * never anonymous, and an agent can never decide its own request. The console logs in once with the token
+ * and then uses an HttpOnly, SameSite=Strict cookie (browsers cannot put headers on EventSource).
  */
 export class AdminApi {
   private readonly operator: Operator;
+  private readonly consoleSessions = new Map<string, number>();
+  private readonly routes: Record<string, Route>;
 
   constructor(private readonly gateway: Gateway) {
     this.operator = new Operator(gateway);
-  }
-
-  async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    };
-    const security = this.gateway.security;
-    const who = resolveBearer(req.headers.authorization, { ...this.gateway.config.security, authRequired: true }, security.tokens, hashToken);
-    if (!who.ok) return send(401, { error: `Unauthorized: ${who.reason}` });
-    if (who.principal.agent !== ADMIN) return send(403, { error: 'Forbidden: the admin API needs an operator token (sluice token create --admin)' });
-    const by = ADMIN;
-    try {
-      if (req.method === 'GET' && path === '/admin/status') return send(200, this.operator.status());
-      if (req.method === 'POST' && path === '/admin/pause') return send(200, (await this.operator.setPaused(true, by), { paused: true }));
-      if (req.method === 'POST' && path === '/admin/resume') return send(200, (await this.operator.setPaused(false, by), { paused: false }));
-      if (req.method === 'POST' && path === '/admin/sessions/reset') {
+    const approvals = gateway.approvals;
+    this.routes = {
+      'GET /admin/status': ({ send }) => send(200, this.operator.status()),
+      'POST /admin/pause': async ({ send }) => send(200, (await this.operator.setPaused(true, ADMIN), { paused: true })),
+      'POST /admin/resume': async ({ send }) => send(200, (await this.operator.setPaused(false, ADMIN), { paused: false })),
+      'POST /admin/sessions/reset': async ({ req, send }) => {
         const body = (await readJson(req)) as { session?: unknown; agent?: unknown };
         const session = typeof body.session === 'string' ? body.session : undefined;
         const agent = typeof body.agent === 'string' ? body.agent : undefined;
         if (!session && !agent) return send(400, { error: 'name a "session" or an "agent" to reset' });
-        return send(200, await this.operator.resetLabel({ session, agent }, by));
-      }
-      return send(404, { error: `no admin endpoint ${req.method} ${path}` });
+        send(200, await this.operator.resetLabel({ session, agent }, ADMIN));
+      },
+      'GET /admin/approvals': ({ send }) => send(200, { pending: approvals.list() }),
+      'POST /admin/approvals/decide': async ({ req, send }) => {
+        const body = (await readJson(req)) as { id?: unknown; decision?: unknown; scope?: unknown; pinArguments?: unknown; expiresInSeconds?: unknown; reason?: unknown };
+        if (typeof body.id !== 'string') return send(400, { error: '"id" is required' });
+        if (body.decision !== 'approve' && body.decision !== 'deny') return send(400, { error: '"decision" must be "approve" or "deny"' });
+        const scope = (body.scope ?? 'once') as Scope;
+        if (!['once', 'session', 'always'].includes(scope)) return send(400, { error: '"scope" must be once, session or always' });
+        try {
+          const verdict = approvals.decide(body.id, {
+            approve: body.decision === 'approve',
+            scope,
+            pinArguments: body.pinArguments === true,
+            expiresInSeconds: typeof body.expiresInSeconds === 'number' ? body.expiresInSeconds : undefined,
+            reason: typeof body.reason === 'string' ? body.reason : undefined,
+            by: 'operator',
+          });
+          send(200, verdict);
+        } catch (err) {
+          // The second of two concurrent decisions lands here: the first one won.
+          send(409, { error: (err as Error).message });
+        }
+      },
+      'GET /admin/audit': ({ send, url }) => {
+        const audit = this.gateway.audit;
+        if (!audit) return send(404, { error: 'the audit log is off' });
+        const q = url.searchParams;
+        const records = audit.store.query({
+          agent: q.get('agent') || undefined,
+          target: q.get('tool') || undefined,
+          outcome: q.get('outcome') || undefined,
+          since: q.get('since') || undefined,
+          until: q.get('until') || undefined,
+          limit: Math.min(1000, Number(q.get('limit') ?? 200) || 200),
+          newestFirst: true,
+        });
+        send(200, { records });
+      },
+      'GET /admin/audit/verify': ({ send }) => {
+        const audit = this.gateway.audit;
+        if (!audit) return send(404, { error: 'the audit log is off' });
+        send(200, verifyStore(audit.store));
+      },
+      'GET /admin/events': ({ req, res }) => this.events(req, res),
+    };
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const send: Send = (status, body) => {
+      if (res.headersSent) return;
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+      res.end(text);
+    };
+    try {
+      if (path === '/admin/login' && req.method === 'POST') return await this.login(req, res, send);
+      if (!this.authorised(req, send)) return;
+      const route = Object.hasOwn(this.routes, `${req.method} ${path}`) ? this.routes[`${req.method} ${path}`] : undefined;
+      if (!route) return send(404, { error: `no admin endpoint ${req.method} ${path}` });
+      await route({ req, res, send, url: new URL(req.url ?? '/', 'http://localhost') });
     } catch (err) {
-      return send(400, { error: (err as Error).message });
+      send(400, { error: (err as Error).message });
     }
+  }
+
+  /** An operator token in the Authorization header, or a console session cookie. */
+  private authorised(req: IncomingMessage, send: Send): boolean {
+    const cookie = /(?:^|;\s*)sluice_admin=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (cookie && (this.consoleSessions.get(cookie) ?? 0) > Date.now()) return true;
+    const who = resolveBearer(req.headers.authorization, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
+    if (!who.ok) {
+      send(401, { error: `Unauthorized: ${who.reason}` });
+      return false;
+    }
+    if (who.principal.agent !== ADMIN) {
+      send(403, { error: 'Forbidden: the admin API needs an operator token (sluice token create --admin)' });
+      return false;
+    }
+    return true;
+  }
+
+  private async login(req: IncomingMessage, res: ServerResponse, send: Send): Promise<void> {
+    const body = (await readJson(req)) as { token?: unknown };
+    const token = typeof body.token === 'string' ? body.token : '';
+    const who = resolveBearer(`Bearer ${token}`, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
+    if (!who.ok || who.principal.agent !== ADMIN) return send(401, { error: 'not an operator token' });
+    const id = randomBytes(24).toString('base64url');
+    this.consoleSessions.set(id, Date.now() + CONSOLE_SESSION_MS);
+    res.setHeader('set-cookie', `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=${CONSOLE_SESSION_MS / 1000}`);
+    send(200, { ok: true });
+  }
+
+  /** Server-sent events: a nudge whenever approvals, the audit log or the gateway's state change. */
+  private events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(': connected\n\n');
+    const push = (event: string) => res.write(`event: ${event}\ndata: {}\n\n`);
+    const onApprovals = () => push('approvals');
+    const onAudit = () => push('audit');
+    const onDecision = () => push('status');
+    this.gateway.approvals.on('changed', onApprovals);
+    this.gateway.audit?.on('appended', onAudit);
+    this.gateway.security.on('decision', onDecision);
+    const beat = setInterval(() => res.write(': keepalive\n\n'), 20_000);
+    beat.unref();
+    req.on('close', () => {
+      clearInterval(beat);
+      this.gateway.approvals.off('changed', onApprovals);
+      this.gateway.audit?.off('appended', onAudit);
+      this.gateway.security.off('decision', onDecision);
+    });
   }
 }
 

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { AuditRecord } from '../audit/chain.js';
+import { SqliteAuditStore, type AuditQuery } from '../audit/store.js';
+import { verifyStore } from '../audit/verify.js';
+import { loadOrExit } from './load-config.js';
+
+interface Filters {
+  config?: string;
+  agent?: string;
+  tool?: string;
+  outcome?: string;
+  since?: string;
+  until?: string;
+}
+
+const withFilters = (cmd: Command) =>
+  cmd
+    .option('-c, --config <file>', 'config file (for the audit file)')
+    .option('--agent <name>', 'only this agent')
+    .option('--tool <name>', 'only this target (tool, URI or prompt; * matches anything)')
+    .option('--outcome <outcome>', 'only this outcome (allow, deny, approve, error, requested, granted, denied, expired)')
+    .option('--since <time>', 'from this ISO time')
+    .option('--until <time>', 'up to this ISO time');
+
+function open(opts: { config?: string }): SqliteAuditStore {
+  const config = loadOrExit(opts.config);
+  return new SqliteAuditStore(config.security.audit.file);
+}
+
+function query(opts: Filters): AuditQuery {
+  return { agent: opts.agent, target: opts.tool, outcome: opts.outcome, since: opts.since, until: opts.until };
+}
+
+function line(r: AuditRecord): string {
+  const why = r.reason ? `  ${r.step ?? ''}${r.rule ? ` [${r.rule}]` : ''}: ${r.reason}` : '';
+  return `${r.seq}  ${r.time}  ${r.agent}  ${r.method} ${r.target}  ${r.outcome}${why}`;
+}
+
+/** `sluice audit verify | tail | export`: reading the log straight from its file, gateway running or not. */
+export function registerAuditCommands(program: Command): void {
+  const audit = program.command('audit').description('the tamper-evident audit log');
+  audit
+    .command('verify')
+    .option('-c, --config <file>', 'config file (for the audit file)')
+    .option('--key <file>', 'the public key (PEM) to check signed chain heads against')
+    .description('check every record and, with --key, every signed head; exit 1 at the first broken record')
+    .action((opts: { config?: string; key?: string }) => {
+      const store = open(opts);
+      const key = opts.key ? readFileSync(opts.key, 'utf8') : undefined;
+      const result = verifyStore(store, key);
+      store.close();
+      if (result.ok) {
+        const from = result.anchorSeq > 0 ? ` (from the anchor after record ${result.anchorSeq})` : '';
+        process.stdout.write(`OK: ${result.checked} records verified${from}${key ? `, ${result.signaturesChecked} signed heads valid` : ''}\n`);
+      } else {
+        process.stdout.write(`BROKEN at record ${result.brokenAt}: ${result.reason} (${result.checked} records before it verified)\n`);
+        process.exitCode = 1;
+      }
+    });
+  withFilters(audit.command('tail').description('the latest records; -f to keep following'))
+    .option('-n, --lines <n>', 'how many', '20')
+    .option('-f, --follow', 'keep printing new records')
+    .action(async (opts: Filters & { lines: string; follow?: boolean }) => {
+      const store = open(opts);
+      const latest = store.query({ ...query(opts), newestFirst: true, limit: Number(opts.lines) }).reverse();
+      for (const r of latest) process.stdout.write(`${line(r)}\n`);
+      if (!opts.follow) return store.close();
+      let last = latest.at(-1)?.seq ?? store.head().seq;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 500));
+        for (const r of store.query({ ...query(opts), afterSeq: last, limit: 1000 })) {
+          process.stdout.write(`${line(r)}\n`);
+          last = r.seq;
+        }
+      }
+    });
+  withFilters(audit.command('export').description('records as JSON lines, oldest first'))
+    .option('--format <format>', 'jsonl', 'jsonl')
+    .action((opts: Filters & { format: string }) => {
+      if (opts.format !== 'jsonl') {
+        process.stderr.write(`sluice: unknown format "${opts.format}"; allowed: jsonl\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const store = open(opts);
+      let after = store.anchor().seq;
+      for (;;) {
+        const page = store.query({ ...query(opts), afterSeq: after, limit: 5000 });
+        for (const r of page) process.stdout.write(`${JSON.stringify(r)}\n`);
+        if (page.length < 5000) break;
+        after = page[page.length - 1].seq;
+      }
+      store.close();
+    });
+}
