@@ -20,6 +20,7 @@ import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js'
 import type { Principal } from '../identity/principal.js';
 import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
+import { serveConsole } from './console-files.js';
 import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { EventStream, Exchange } from './sse.js';
@@ -75,6 +76,7 @@ export class HttpFront {
       return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
     }
     if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
+    if ((path === '/console' || path.startsWith('/console/')) && req.method === 'GET') return void serveConsole(path, res);
     if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
     const who = authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {
