@@ -45,7 +45,11 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       signIntervalMs: (raw.audit?.signIntervalSeconds ?? 60) * 1000,
       retentionMs: raw.audit?.retentionDays !== undefined ? raw.audit.retentionDays * 86_400_000 : undefined,
     },
-    approvals: { timeoutMs: (raw.approvals?.timeoutSeconds ?? 120) * 1000, askClient: raw.approvals?.askClient ?? false },
+    approvals: {
+      timeoutMs: (raw.approvals?.timeoutSeconds ?? 120) * 1000,
+      askClient: raw.approvals?.askClient ?? false,
+      keepAliveMs: (raw.approvals?.keepAliveSeconds ?? 10) * 1000,
+    },
   };
 }
 

@@ -160,6 +160,7 @@ export interface AuditConfig {
 export interface ApprovalsConfig {
   timeoutMs: number;
   askClient: boolean;
+  keepAliveMs: number;
 }
 
 export interface SecurityConfig {

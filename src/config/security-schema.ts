@@ -115,5 +115,7 @@ export const approvalsSchema = z
     timeoutSeconds: z.number().positive().max(86_400).optional(),
     /** Let the calling client's own user decide through elicitation, when the client supports it. */
     askClient: z.boolean().optional(),
+    /** How often a waiting client gets a progress notification (when it asked for progress). */
+    keepAliveSeconds: z.number().positive().optional(),
   })
   .strict();

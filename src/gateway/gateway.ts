@@ -66,7 +66,7 @@ export class Gateway {
     this.catalog = new Catalog([], config.separator);
     this.security = new Security(config, log);
     this.approvals = new ApprovalQueue(config.security.approvals.timeoutMs);
-    this.security.approver = createApprover(this.approvals, this.security, { askClient: config.security.approvals.askClient });
+    this.security.approver = createApprover(this.approvals, this.security, { askClient: config.security.approvals.askClient, keepAliveMs: config.security.approvals.keepAliveMs });
   }
 
   /** Opens the audit log (and its signing key) in the data folder; a log that cannot open stops the start. */
