@@ -39,14 +39,33 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** The hash of a record: over all its fields but `hash`, in canonical JSON. */
-export function hashRecord(record: Omit<AuditRecord, 'hash'>): string {
-  return sha256(canonicalJson(record));
+/** The record's own fields (all but its place in the chain), as canonical JSON: what is stored and hashed. */
+export function bodyOf(record: UnsealedRecord): string {
+  return canonicalJson(record);
 }
 
-export function seal(record: UnsealedRecord, seq: number, prevHash: string): AuditRecord {
-  const withChain = { ...record, seq, prevHash };
-  return { ...withChain, hash: hashRecord(withChain) };
+/**
+ * A record's hash: over the previous record's hash, its sequence number and every other field (the canonical
+ * JSON body). Change any of them — or the order — and this hash, and every one after it, no longer fits.
+ */
+export function hashRecord(prevHash: string, seq: number, body: string): string {
+  return sha256(`${prevHash}\n${seq}\n${body}`);
+}
+
+export function seal(record: UnsealedRecord, seq: number, prevHash: string, body = bodyOf(record)): AuditRecord {
+  return { ...record, seq, prevHash, hash: hashRecord(prevHash, seq, body) };
+}
+
+/** A record as storage keeps it: its place in the chain, its hash, and its body. */
+export interface StoredRecord {
+  seq: number;
+  prevHash: string;
+  hash: string;
+  body: string;
+}
+
+export function recordFromStored(row: StoredRecord): AuditRecord {
+  return { ...(JSON.parse(row.body) as UnsealedRecord), seq: row.seq, prevHash: row.prevHash, hash: row.hash };
 }
 
 export type Verification = { ok: true; checked: number; head?: { seq: number; hash: string } } | { ok: false; checked: number; brokenAt: number; reason: string };
@@ -55,17 +74,16 @@ export type Verification = { ok: true; checked: number; head?: { seq: number; ha
  * Walks records in order and checks each one: its hash is right for its content, it names the hash before
  * it, and the sequence has no gap. Any edit, deletion, insertion or reordering breaks one of these.
  */
-export function verifyChain(records: Iterable<AuditRecord>, start: { seq: number; hash: string } = { seq: 0, hash: GENESIS }): Verification {
+export function verifyChain(records: Iterable<StoredRecord>, start: { seq: number; hash: string } = { seq: 0, hash: GENESIS }): Verification {
   let prev = start.hash;
   let expected = start.seq + 1;
   let checked = 0;
-  let last: AuditRecord | undefined;
+  let last: StoredRecord | undefined;
   for (const r of records) {
     if (r.seq !== expected) return { ok: false, checked, brokenAt: r.seq, reason: `expected record ${expected}, found ${r.seq} (a record was deleted, inserted or moved)` };
     if (r.prevHash !== prev) return { ok: false, checked, brokenAt: r.seq, reason: 'it does not follow the record before it (prevHash differs)' };
-    const { hash, ...rest } = r;
-    if (hashRecord(rest) !== hash) return { ok: false, checked, brokenAt: r.seq, reason: 'its content does not match its hash (it was edited)' };
-    prev = hash;
+    if (hashRecord(r.prevHash, r.seq, r.body) !== r.hash) return { ok: false, checked, brokenAt: r.seq, reason: 'its content does not match its hash (it was edited)' };
+    prev = r.hash;
     expected++;
     checked++;
     last = r;

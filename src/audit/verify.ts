@@ -1,4 +1,4 @@
-import { verifyChain, type AuditRecord } from './chain.js';
+import { verifyChain, type StoredRecord } from './chain.js';
 import { verifySignature } from './signing.js';
 import type { AuditStore } from './store.js';
 
@@ -17,8 +17,10 @@ export function verifyStore(store: AuditStore, publicKeyPem?: string): AuditVeri
   const anchor = store.anchor();
   const hashes = new Map<number, string>();
   let attested = anchor.seq === 0;
-  const seen = function* (): Generator<AuditRecord> {
+  let editedColumns: number | undefined;
+  const seen = function* (): Generator<StoredRecord> {
     for (const r of store.iterate()) {
+      if (!r.columnsMatch && editedColumns === undefined) editedColumns = r.seq;
       hashes.set(r.seq, r.hash);
       if (r.kind === 'anchor' && r.target === anchorTarget(anchor.seq, anchor.hash)) attested = true;
       yield r;
@@ -26,6 +28,9 @@ export function verifyStore(store: AuditStore, publicKeyPem?: string): AuditVeri
   };
   const chain = verifyChain(seen(), anchor);
   if (!chain.ok) return chain;
+  if (editedColumns !== undefined) {
+    return { ok: false, checked: chain.checked, brokenAt: editedColumns, reason: 'its searchable columns differ from its hashed content (they were edited)' };
+  }
   if (!attested) {
     return { ok: false, checked: chain.checked, brokenAt: anchor.seq + 1, reason: `the log starts after record ${anchor.seq}, but no anchor record in the chain says it was pruned there` };
   }

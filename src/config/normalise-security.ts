@@ -41,7 +41,7 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       enabled: raw.audit?.enabled ?? true,
       file: path.resolve(baseDir, raw.audit?.file ?? path.join(raw.dataDir ?? '.sluice', 'audit.db')),
       synchronous: raw.audit?.synchronous ?? 'normal',
-      maxFieldBytes: raw.audit?.maxFieldBytes ?? 4096,
+      maxFieldBytes: raw.audit?.maxFieldBytes ?? 1024,
       signIntervalMs: (raw.audit?.signIntervalSeconds ?? 60) * 1000,
       retentionMs: raw.audit?.retentionDays !== undefined ? raw.audit.retentionDays * 86_400_000 : undefined,
     },

@@ -46,7 +46,7 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
   approver?: Approver;
   /** Where decisions are kept; none in library use and some tests. */
   audit?: AuditLog;
-  auditFieldBytes = 4096;
+  auditFieldBytes = 1024;
   private readonly rules = new Map<string, ToolRules>();
 
   constructor(

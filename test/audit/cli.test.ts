@@ -30,7 +30,7 @@ describe('sluice audit', () => {
     expect(since.map((l) => l.split(' ')[0])).toEqual(['5', '6']);
 
     const db = new Database(file);
-    db.prepare("UPDATE audit SET data = replace(data, '\"t4\"', '\"t4-edited\"') WHERE seq = 4").run();
+    db.prepare("UPDATE audit SET body = replace(body, '\"t4\"', '\"t4-edited\"') WHERE seq = 4").run();
     db.close();
     const broken = await runSluice(['audit', 'verify', '-c', config]);
     expect(broken.code).toBe(1);

@@ -60,11 +60,18 @@ describe('the audit chain', () => {
     const { file, log } = await filled();
     log.close();
     const db = new Database(file);
-    const row = db.prepare('SELECT data FROM audit WHERE seq = 4').get() as { data: string };
+    const row = db.prepare('SELECT body FROM audit WHERE seq = 4').get() as { body: string };
     db.close();
-    expect(row.data).toContain('"outcome":"allow"');
-    tamper(file, 'UPDATE audit SET data = ? WHERE seq = 4', row.data.replace('"outcome":"allow"', '"outcome":"deny"'));
+    expect(row.body).toContain('"outcome":"allow"');
+    tamper(file, "UPDATE audit SET body = ?, outcome = 'deny' WHERE seq = 4", row.body.replace('"outcome":"allow"', '"outcome":"deny"'));
     expect(verify(file)).toMatchObject({ ok: false, brokenAt: 4, reason: expect.stringMatching(/edited/) });
+  });
+
+  it('notices a searchable column edited without the record', async () => {
+    const { file, log } = await filled();
+    log.close();
+    tamper(file, "UPDATE audit SET agent = 'nobody' WHERE seq = 7");
+    expect(verify(file)).toMatchObject({ ok: false, brokenAt: 7, reason: expect.stringMatching(/columns/) });
   });
 
   it('detects a deleted, an inserted and a reordered record', async () => {
@@ -77,7 +84,7 @@ describe('the audit chain', () => {
         const row = db.prepare('SELECT * FROM audit WHERE seq = 3').get() as Record<string, unknown>;
         db.close();
         tamper(file, 'UPDATE audit SET seq = seq + 100 WHERE seq > 3');
-        tamper(file, 'INSERT INTO audit (seq, time, agent, target, outcome, hash, data) VALUES (4, ?, ?, ?, ?, ?, ?)', row.time, row.agent, row.target, row.outcome, row.hash, row.data);
+        tamper(file, 'INSERT INTO audit (seq, time, agent, target, outcome, prev_hash, hash, body) VALUES (4, ?, ?, ?, ?, ?, ?, ?)', row.time, row.agent, row.target, row.outcome, row.prev_hash, row.hash, row.body);
       }
       if (attack === 'reorder') {
         tamper(file, 'UPDATE audit SET seq = -1 WHERE seq = 6');
@@ -97,14 +104,11 @@ describe('the audit chain', () => {
     expect(verify(file, key)).toMatchObject({ ok: true, signaturesChecked: 1 });
     // Rewrite history with sluice's own code, as an attacker with the code but not the key would.
     const db = new Database(file);
-    const rows = db.prepare('SELECT data FROM audit ORDER BY seq').all() as { data: string }[];
+    const rows = db.prepare('SELECT body FROM audit ORDER BY seq').all() as { body: string }[];
     db.close();
     tamper(file, 'DELETE FROM audit');
     const forger = new SqliteAuditStore(file);
-    forger.append(rows.map((r) => {
-      const { seq: _s, prevHash: _p, hash: _h, ...rest } = JSON.parse(r.data) as Record<string, unknown>;
-      return { ...(rest as UnsealedRecord), outcome: 'allow' };
-    }));
+    forger.append(rows.map((r) => ({ ...(JSON.parse(r.body) as UnsealedRecord), outcome: 'allow' })));
     forger.close();
     expect(verify(file)).toMatchObject({ ok: true }); // the chain alone is consistent again...
     expect(verify(file, key)).toMatchObject({ ok: false, reason: expect.stringMatching(/rewritten/) }); // ...the signature is not
