@@ -88,6 +88,12 @@ export class AdminApi {
         send(200, verifyStore(audit.store));
       },
       'GET /admin/events': ({ req, res }) => this.events(req, res),
+      'POST /admin/logout': ({ req, res, send }) => {
+        const id = sessionCookie(req);
+        if (id) this.consoleSessions.delete(id);
+        res.setHeader('set-cookie', `${COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0`);
+        send(200, { ok: true });
+      },
     };
   }
 
@@ -111,8 +117,14 @@ export class AdminApi {
 
   /** An operator token in the Authorization header, or a console session cookie. */
   private authorised(req: IncomingMessage, send: Send): boolean {
-    const cookie = /(?:^|;\s*)sluice_admin=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1];
-    if (cookie && (this.consoleSessions.get(cookie) ?? 0) > Date.now()) return true;
+    const cookie = sessionCookie(req);
+    if (cookie && (this.consoleSessions.get(cookie) ?? 0) > Date.now()) {
+      // SameSite does not tell ports apart: a page on another localhost port is "same-site" and its requests
+      // carry the cookie. Only the console's own origin may change anything with it.
+      if (req.method === 'GET' || sameOrigin(req)) return true;
+      send(403, { error: 'Forbidden: a console request from another origin' });
+      return false;
+    }
     const who = resolveBearer(req.headers.authorization, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
     if (!who.ok) {
       send(401, { error: `Unauthorized: ${who.reason}` });
@@ -130,6 +142,8 @@ export class AdminApi {
     const token = typeof body.token === 'string' ? body.token : '';
     const who = resolveBearer(`Bearer ${token}`, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
     if (!who.ok || who.principal.agent !== ADMIN) return send(401, { error: 'not an operator token' });
+    const now = Date.now();
+    for (const [old, until] of this.consoleSessions) if (until <= now) this.consoleSessions.delete(old);
     const id = randomBytes(24).toString('base64url');
     this.consoleSessions.set(id, Date.now() + CONSOLE_SESSION_MS);
     res.setHeader('set-cookie', `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=${CONSOLE_SESSION_MS / 1000}`);
@@ -155,6 +169,21 @@ export class AdminApi {
       this.gateway.audit?.off('appended', onAudit);
       this.gateway.security.off('decision', onDecision);
     });
+  }
+}
+
+function sessionCookie(req: IncomingMessage): string | undefined {
+  return /(?:^|;\s*)sluice_admin=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1];
+}
+
+/** Browsers send Origin with every POST; it must name this very host and port. */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (!origin || !req.headers.host) return false;
+  try {
+    return new URL(origin).host === req.headers.host.toLowerCase();
+  } catch {
+    return false;
   }
 }
 
