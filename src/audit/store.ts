@@ -10,6 +10,7 @@ export interface AuditQuery {
   since?: string;
   until?: string;
   afterSeq?: number;
+  beforeSeq?: number;
   limit?: number;
   /** Newest first (for tables) instead of oldest first (for export and verify). */
   newestFirst?: boolean;
@@ -37,7 +38,7 @@ export interface AuditStore {
   append(records: UnsealedRecord[]): AuditRecord[];
   query(q: AuditQuery): AuditRecord[];
   /** Every record in order from the anchor, as stored, for verification; streamed, not loaded at once. */
-  iterate(): IterableIterator<StoredRecord & { kind: string; target: string; columnsMatch: boolean }>;
+  iterate(afterSeq?: number): IterableIterator<StoredRecord & { kind: string; target: string; columnsMatch: boolean }>;
   anchor(): Anchor;
   head(): Anchor;
   /** Deletes records before `seq` and moves the anchor to the last one deleted. */
@@ -106,18 +107,20 @@ export class SqliteAuditStore implements AuditStore {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (q.agent) (where.push('agent = ?'), args.push(q.agent));
-    if (q.target) (where.push('target LIKE ?'), args.push(q.target.replace(/\*/g, '%')));
+    // GLOB: `*` and `?` are wildcards, everything else (`_` in tool names too) is literal and case matters.
+    if (q.target) (where.push('target GLOB ?'), args.push(q.target));
     if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
     if (q.since) (where.push('time >= ?'), args.push(q.since));
     if (q.until) (where.push('time <= ?'), args.push(q.until));
     if (q.afterSeq !== undefined) (where.push('seq > ?'), args.push(q.afterSeq));
+    if (q.beforeSeq !== undefined) (where.push('seq < ?'), args.push(q.beforeSeq));
     const sql = `SELECT seq, prev_hash AS prevHash, hash, body FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${q.newestFirst ? 'DESC' : 'ASC'} LIMIT ?`;
     args.push(q.limit ?? 1000);
     return (this.db.prepare(sql).all(...args) as StoredRecord[]).map(recordFromStored);
   }
 
-  *iterate(): IterableIterator<StoredRecord & { kind: string; target: string; columnsMatch: boolean }> {
-    const rows = this.db.prepare('SELECT seq, prev_hash AS prevHash, hash, body, time, agent, target, outcome FROM audit ORDER BY seq').iterate() as IterableIterator<
+  *iterate(afterSeq = 0): IterableIterator<StoredRecord & { kind: string; target: string; columnsMatch: boolean }> {
+    const rows = this.db.prepare('SELECT seq, prev_hash AS prevHash, hash, body, time, agent, target, outcome FROM audit WHERE seq > ? ORDER BY seq').iterate(afterSeq) as IterableIterator<
       StoredRecord & { time: string; agent: string; target: string; outcome: string }
     >;
     for (const row of rows) {

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { GatewayConfig, ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { ErrorCode, notification, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params, type RequestId } from '../protocol/jsonrpc.js';
@@ -46,6 +47,8 @@ export class Gateway {
   readonly parked = new ParkedCalls();
   readonly security: Security;
   readonly approvals: ApprovalQueue;
+  /** `status`: upstreams, the catalog or the sessions changed (the console listens). */
+  readonly events = new EventEmitter<{ status: [] }>();
   audit?: AuditLog;
   catalog: Catalog;
   private readonly perSessionConfigs: ServerConfig[];
@@ -115,7 +118,9 @@ export class Gateway {
   // ---- sessions ------------------------------------------------------------------------------------------
 
   register(session: ClientSession): void {
+    if (this.sessions.has(session.id)) return;
     this.sessions.set(session.id, session);
+    this.events.emit('status');
   }
 
   /** Starts this session's own server processes (mode: per-session), mirroring the client's capabilities. */
@@ -163,6 +168,7 @@ export class Gateway {
   async closeSession(session: ClientSession): Promise<void> {
     session.close();
     this.sessions.delete(session.id);
+    this.events.emit('status');
     this.security.labels.forget(session.id);
     this.approvals.endSession(session.id);
     for (const uri of session.subscriptions) await this.unsubscribe(session, uri);
@@ -218,6 +224,7 @@ export class Gateway {
     this.signatures = next;
     for (const s of this.sessions.values()) s.catalog = undefined;
     for (const kind of changed) this.broadcastListChanged(kind);
+    this.events.emit('status');
   }
 
   private broadcastListChanged(kind: 'tools' | 'prompts' | 'resources'): void {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Scope } from '../approvals/queue.js';
-import { verifyStore } from '../audit/verify.js';
+import type { AuditStore } from '../audit/store.js';
+import { verifyStore, type AuditVerification, type Checkpoint } from '../audit/verify.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { Operator } from '../gateway/operator.js';
 import { resolveBearer } from '../identity/principal.js';
@@ -78,14 +79,15 @@ export class AdminApi {
           since: q.get('since') || undefined,
           until: q.get('until') || undefined,
           limit: Math.min(1000, Number(q.get('limit') ?? 200) || 200),
+          beforeSeq: q.get('before') ? Number(q.get('before')) : undefined,
           newestFirst: true,
         });
         send(200, { records });
       },
-      'GET /admin/audit/verify': ({ send }) => {
+      'GET /admin/audit/verify': ({ send, url }) => {
         const audit = this.gateway.audit;
         if (!audit) return send(404, { error: 'the audit log is off' });
-        send(200, verifyStore(audit.store));
+        send(200, this.verify(audit.store, url.searchParams.get('full') === '1'));
       },
       'GET /admin/events': ({ req, res }) => this.events(req, res),
       'POST /admin/logout': ({ req, res, send }) => {
@@ -113,6 +115,22 @@ export class AdminApi {
     } catch (err) {
       send(400, { error: (err as Error).message });
     }
+  }
+
+  private verified?: Checkpoint;
+  private lastFullVerify = 0;
+
+  /**
+   * Chain status for the console without stalling the gateway on a long log: after one full pass, only new
+   * records are checked, with a full pass again every ten minutes (or on request).
+   */
+  private verify(store: AuditStore, full: boolean): AuditVerification {
+    const fresh = full || !this.verified || Date.now() - this.lastFullVerify > 600_000;
+    const result = verifyStore(store, undefined, fresh ? undefined : this.verified);
+    if (fresh) this.lastFullVerify = Date.now();
+    const head = store.head();
+    this.verified = result.ok ? { seq: head.seq, hash: head.hash, checked: result.checked } : undefined;
+    return result;
   }
 
   /** An operator token in the Authorization header, or a console session cookie. */
@@ -157,17 +175,17 @@ export class AdminApi {
     const push = (event: string) => res.write(`event: ${event}\ndata: {}\n\n`);
     const onApprovals = () => push('approvals');
     const onAudit = () => push('audit');
-    const onDecision = () => push('status');
+    const onStatus = () => push('status');
     this.gateway.approvals.on('changed', onApprovals);
     this.gateway.audit?.on('appended', onAudit);
-    this.gateway.security.on('decision', onDecision);
+    this.gateway.events.on('status', onStatus);
     const beat = setInterval(() => res.write(': keepalive\n\n'), 20_000);
     beat.unref();
     req.on('close', () => {
       clearInterval(beat);
       this.gateway.approvals.off('changed', onApprovals);
       this.gateway.audit?.off('appended', onAudit);
-      this.gateway.security.off('decision', onDecision);
+      this.gateway.events.off('status', onStatus);
     });
   }
 }

@@ -138,3 +138,20 @@ describe('the audit chain', () => {
     expect(verify(file)).toMatchObject({ ok: true, checked: 150 });
   });
 });
+
+describe('resumed verification', () => {
+  it('checks only what came after a verified point, and still catches breaks there', async () => {
+    const { file, log } = await filled(5);
+    const store = new SqliteAuditStore(file);
+    const first = verifyStore(store);
+    expect(first).toMatchObject({ ok: true, checked: 5 });
+    const head = store.head();
+    await log.write(record(6));
+    await log.write(record(7));
+    expect(verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: true, checked: 7 });
+    tamper(file, "UPDATE audit SET body = replace(body, 'bob', 'eve') WHERE seq = 6");
+    expect(verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: false, brokenAt: 6 });
+    store.close();
+    log.close();
+  });
+});
