@@ -20,7 +20,10 @@ export interface AuditFigure {
   perSecond: number;
 }
 
-/** A typical allowed tools/call, through the same summarising (redaction, caps, hashes) the gateway uses. */
+/**
+ * A typical allowed tools/call, through the same summarising (caps, hashes) the gateway uses; its result is
+ * one the chokepoint's filters already passed, as for most calls (the audit then does not scan it twice).
+ */
 function sample(i: number): UnsealedRecord {
   return recordOf(
     {
@@ -34,6 +37,7 @@ function sample(i: number): UnsealedRecord {
       outcome: 'allow',
       arguments: { path: `/srv/data/report-${i}.txt` },
       result: { content: [{ type: 'text', text: 'The quarterly numbers look fine. '.repeat(30) }] },
+      resultClean: true,
       labelBefore: { integrity: 'trusted', confidentiality: 'public' },
       labelAfter: { integrity: 'untrusted', confidentiality: 'public' },
       durationMs: 0.42,

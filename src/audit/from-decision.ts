@@ -6,7 +6,7 @@ import { summarise } from './summary.js';
 /** The audit record for one decision: every field, with arguments and result redacted and capped. */
 export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedRecord {
   const args = summarise(event.arguments, maxFieldBytes);
-  const result = summarise(event.result, maxFieldBytes);
+  const result = summarise(event.result, maxFieldBytes, event.resultClean);
   return {
     time: event.time,
     kind: event.method === 'operator' ? 'operator' : event.method === 'approval' ? 'approval' : 'decision',

@@ -9,9 +9,10 @@ const REDACT_ALL = { secret: 'redact', pii: 'redact', injection: 'label' } as co
  * log), capped at `maxBytes` with a note of what was cut, and a hash of the full redacted content so a
  * complete copy can still be matched against the record.
  */
-export function summarise(value: unknown, maxBytes: number): { text: string; hash: string } | undefined {
+export function summarise(value: unknown, maxBytes: number, alreadyClean = false): { text: string; hash: string } | undefined {
   if (value === undefined) return undefined;
-  const redacted = value !== null && typeof value === 'object' ? scanPayload(value as Record<string, unknown>, REDACT_ALL).value : value;
+  // `alreadyClean`: the chokepoint scanned this very value with every filter on and found nothing.
+  const redacted = !alreadyClean && value !== null && typeof value === 'object' ? scanPayload(value as Record<string, unknown>, REDACT_ALL).value : value;
   const full = canonicalJson(redacted);
   const hash = sha256(full);
   if (Buffer.byteLength(full) <= maxBytes) return { text: full, hash };

@@ -204,7 +204,8 @@ export async function runToolCall(call: ToolCall): Promise<Params> {
   security.labels.raise(call.holder, seen);
   try {
     // Durable before the client sees it: a result whose record could not be written is not handed out.
-    await record('allow', { arguments: state.args, result, findings: filtered.findings.map(describe), traceId: call.traceId });
+    const clean = filtered.findings.length === 0 && !Object.values(role.filters).includes('off') && security.hooks.empty;
+    await record('allow', { arguments: state.args, result, resultClean: clean, findings: filtered.findings.map(describe), traceId: call.traceId });
   } catch (err) {
     return refusalResult(deny('execute', `the call ran, but the audit log could not record it, so its result is withheld (${(err as Error).message})`));
   }

@@ -40,6 +40,8 @@ export interface DecisionEvent {
   arguments?: unknown;
   /** What went back to the client (after filters), for allowed calls. */
   result?: unknown;
+  /** The result was scanned with every filter on and nothing was found: the audit need not scan it again. */
+  resultClean?: boolean;
   findings?: string[];
   labelBefore?: Label;
   labelAfter?: Label;
