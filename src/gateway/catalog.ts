@@ -1,7 +1,7 @@
 import type { Params } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { mergedName } from './names.js';
-import { templateMatcher } from './uri-template.js';
+import { templateMatcher } from '../protocol/uri-template.js';
 
 /** Where a merged tool or prompt name leads: the server that owns it and the name it knows it by. */
 export interface Route {

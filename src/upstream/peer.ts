@@ -12,7 +12,7 @@ import {
   type JsonRpcRequest,
   type Params,
 } from '../protocol/jsonrpc.js';
-import type { MessageTransport } from './transport.js';
+import type { MessageTransport } from '../protocol/transport.js';
 
 export interface RequestOptions {
   timeoutMs: number;

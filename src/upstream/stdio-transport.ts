@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { MessageTransport } from './transport.js';
+import type { MessageTransport } from '../protocol/transport.js';
 
 export interface StdioOptions {
   command: string;

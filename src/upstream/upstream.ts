@@ -7,8 +7,8 @@ import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
 import { RpcPeer, type RequestOptions } from './peer.js';
 import { StdioTransport } from './stdio-transport.js';
-import type { MessageTransport } from './transport.js';
-import { WebSocketClientTransport } from './ws-transport.js';
+import type { MessageTransport } from '../protocol/transport.js';
+import { WebSocketClientTransport } from '../protocol/ws-client-transport.js';
 
 export type UpstreamState = 'connecting' | 'ready' | 'unavailable' | 'closed';
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergedName } from '../../src/gateway/names.js';
-import { templateMatcher } from '../../src/gateway/uri-template.js';
+import { templateMatcher } from '../../src/protocol/uri-template.js';
 
 describe('merged names', () => {
   it('joins prefix and name with the separator, or passes the name through with no prefix', () => {

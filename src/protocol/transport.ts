@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage } from './jsonrpc.js';
 
 /**
  * The seam every connection meets: start / send / close plus callbacks. It has the shape of the MCP SDK's

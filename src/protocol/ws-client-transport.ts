@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage } from './jsonrpc.js';
 import type { MessageTransport } from './transport.js';
 
 /** MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. */
