@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, type Agent } from '../../src/agent/agent.js';
+import type { ServerConfig } from '../../src/config/schema.js';
+import { parseConfig } from '../../src/config/load.js';
+import { connectDirectEverything } from '../helpers/clients.js';
+import { imageParts, lastToolResults, messageText, startScriptedModel, systemPrompt, toolNames, type ScriptedModel } from '../helpers/scripted-model.js';
+import { EVERYTHING, FILESYSTEM, makeSandbox } from '../helpers/servers.js';
+
+let model: ScriptedModel;
+let sandbox: string;
+let servers: ServerConfig[];
+
+beforeAll(async () => {
+  model = await startScriptedModel();
+  sandbox = makeSandbox();
+  servers = parseConfig(`mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+  files:
+    command: node
+    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
+`, 'agent.yaml', {}).servers;
+});
+afterAll(async () => model?.close());
+
+async function agentWith(options: Partial<Parameters<typeof createAgent>[0]> = {}): Promise<Agent> {
+  return createAgent({ servers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' }, ...options });
+}
+
+describe('the agent against real servers and a scripted model', () => {
+  it('sends a catalog, not content, and the whole resource after read_resource', async () => {
+    const direct = await connectDirectEverything();
+    const { resources } = await direct.listResources();
+    const target = resources.find((r) => r.uri.endsWith('architecture.md'))!;
+    const fullText = ((await direct.readResource({ uri: target.uri })).contents[0] as { text: string }).text;
+    await direct.close();
+
+    const agent = await agentWith();
+    const before = model.requests.length;
+    model.push({ toolCalls: [{ name: 'read_resource', arguments: { uri: target.uri } }] }, { text: 'It describes the architecture.' });
+    const answer = await agent.ask('What does the architecture document say?');
+    expect(answer).toBe('It describes the architecture.');
+
+    const [first, second] = model.requests.slice(before);
+    const system = systemPrompt(first);
+    expect(system).toContain(target.uri);
+    expect(system).not.toContain(fullText.slice(0, 200));
+    expect(toolNames(first)).toEqual(expect.arrayContaining(['read_resource', 'invoke_prompt', 'everything__echo', 'files__read_text_file']));
+    expect(toolNames(first)).not.toContain('search_catalog');
+    const results = lastToolResults(second);
+    expect(results).toHaveLength(1);
+    expect(messageText(results[0])).toContain(fullText);
+    await agent.close();
+  });
+
+  it('sends the tiny image from a tool result as an image part to a vision model, and a descriptor otherwise', async () => {
+    for (const vision of [true, false]) {
+      const agent = await createAgent({ servers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test', vision } });
+      const before = model.requests.length;
+      model.push({ toolCalls: [{ name: 'everything__get-tiny-image', arguments: {} }] }, { text: 'A tiny image.' });
+      await agent.ask('Show me the tiny image.');
+      const second = model.requests[before + 1];
+      const images = imageParts(second);
+      if (vision) {
+        expect(images).toHaveLength(1);
+        expect(images[0].mediaType).toBe('image/png');
+        expect(images[0].data!.subarray(1, 4).toString()).toBe('PNG');
+      } else {
+        expect(images).toHaveLength(0);
+        expect(messageText(lastToolResults(second)[0])).toMatch(/image\/png/);
+      }
+      await agent.close();
+    }
+  });
+
+  it('places a prompt\'s messages into the conversation as real turns, and lists missing arguments', async () => {
+    const agent = await agentWith();
+    const before = model.requests.length;
+    model.push(
+      { toolCalls: [{ name: 'invoke_prompt', arguments: { name: 'everything__args-prompt', arguments: {} } }] },
+      { toolCalls: [{ name: 'invoke_prompt', arguments: { name: 'everything__args-prompt', arguments: { city: 'Paris', state: 'Texas' } } }] },
+      { text: 'Done.' },
+    );
+    await agent.ask('Use the args prompt.');
+    const second = model.requests[before + 1];
+    expect(messageText(lastToolResults(second)[0])).toMatch(/needs "city"/);
+    const third = model.requests[before + 2];
+    const tail = third.body.messages.slice(-1)[0];
+    expect(tail.role).toBe('user');
+    expect(messageText(tail)).toMatch(/Paris/);
+    await agent.close();
+  });
+
+  it('answers an unknown URI with the closest matches, not a dump', async () => {
+    const agent = await agentWith();
+    const before = model.requests.length;
+    model.push({ toolCalls: [{ name: 'read_resource', arguments: { uri: 'demo://resource/static/document/architecture.mdx' } }] }, { text: 'ok' });
+    await agent.ask('read it');
+    const text = messageText(lastToolResults(model.requests[before + 1])[0]);
+    expect(text).toMatch(/No resource has the URI .*Closest: demo:\/\/resource\/static\/document\/architecture\.md/);
+    expect(text.split(',').length).toBeLessThan(6);
+    await agent.close();
+  });
+
+  it('switches to a summary and search_catalog past the budget, and finds entries with it', async () => {
+    const agent = await agentWith({ catalogBudget: 50 });
+    expect(agent.catalog.summarised).toBe(true);
+    const before = model.requests.length;
+    model.push({ toolCalls: [{ name: 'search_catalog', arguments: { query: 'architecture' } }] }, { text: 'found' });
+    await agent.ask('find the architecture doc');
+    const first = model.requests[before];
+    expect(toolNames(first)).toContain('search_catalog');
+    expect(systemPrompt(first)).toMatch(/everything: \d+ resources/);
+    expect(messageText(lastToolResults(model.requests[before + 1])[0])).toMatch(/architecture\.md/);
+    await agent.close();
+  });
+
+  it('asks before a write tool, and runs read-only tools without asking', async () => {
+    const asked: string[] = [];
+    const agent = await agentWith({ approve: async (r) => (asked.push(r.tool), 'no') });
+    const before = model.requests.length;
+    model.push(
+      { toolCalls: [{ name: 'files__read_text_file', arguments: { path: path.join(sandbox, 'hello.txt') } }, { name: 'files__write_file', arguments: { path: path.join(sandbox, 'x.txt'), content: 'x' } }] },
+      { text: 'ok' },
+    );
+    await agent.ask('read then write');
+    expect(asked).toEqual(['files__write_file']);
+    const results = lastToolResults(model.requests[before + 1]).map(messageText);
+    expect(results[0]).toContain('hello from the sandbox');
+    expect(results[1]).toMatch(/did not approve/);
+    expect(() => readFileSync(path.join(sandbox, 'x.txt'))).toThrow();
+    await agent.close();
+  });
+});
