@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { splitHostPort } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { SLUICE_VERSION } from '../version.js';
+import { registerAgentCommand } from './agent-command.js';
 import { registerAuditCommands } from './audit-commands.js';
 import { defaultConfigPath, loadOrExit } from './load-config.js';
 import { registerOperatorCommands } from './operator-commands.js';
@@ -59,5 +60,6 @@ configCmd
 
 registerOperatorCommands(program);
 registerAuditCommands(program);
+registerAgentCommand(program);
 
 await program.parseAsync();
