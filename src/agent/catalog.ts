@@ -1,4 +1,5 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { baseMime, mimeFromUri } from './content/mime.js';
 import type { ServerOffer } from './servers.js';
 
 export type EntryKind = 'resource' | 'template' | 'prompt';
@@ -26,9 +27,10 @@ export interface Catalog {
 
 export const DEFAULT_CATALOG_BUDGET = 1500;
 
+/** Sizes as a person rounds them: the catalog pays in tokens for every digit. */
 function humanSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
@@ -43,8 +45,10 @@ function resourceLine(r: ServerOffer['resources'][number]): string {
   const tail = r.uri.split('/').pop() ?? '';
   const name = r.name && r.name !== tail && r.name !== r.uri ? ` "${r.name}"` : '';
   const description = oneLine(r.description, 80);
-  const meta = [r.mimeType, typeof r.size === 'number' ? humanSize(r.size) : undefined].filter(Boolean).join(', ');
-  return `- ${r.uri}${name}${description ? `: ${description}` : ''}${meta ? ` [${meta}]` : ''}`;
+  // The type is left out when the URI's extension already says it.
+  const mime = r.mimeType && baseMime(r.mimeType) !== mimeFromUri(r.uri) ? r.mimeType : undefined;
+  const meta = [mime, typeof r.size === 'number' ? humanSize(r.size) : undefined].filter(Boolean).join(', ');
+  return `- ${r.uri}${name}${description ? `: ${description}` : ''}${meta ? ` (${meta})` : ''}`;
 }
 
 function templateLine(t: ServerOffer['templates'][number]): string {

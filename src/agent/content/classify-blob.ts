@@ -18,16 +18,22 @@ const NOT_SHOWN = 'It is not shown, so that nothing binary is read as text.';
 export function classifyBlob(bytes: Uint8Array, declaredMime: string | undefined, uri: string): BlobKind {
   const declared = baseMime(declaredMime) && baseMime(declaredMime) !== OCTET_STREAM ? declaredMime : undefined;
   const guessed = declared ?? (mimeFromUri(uri) !== OCTET_STREAM ? mimeFromUri(uri) : undefined);
-  let type = guessed ?? sniffMime(bytes);
+  const type = guessed ?? sniffMime(bytes);
   let base = baseMime(type);
   const magic = magicMime(bytes);
+
+  // Text first: a label saying text is believed whenever the bytes decode as text, even if they start "GIF89a".
+  if (isTextMime(base)) {
+    const charset = charsetOf(type);
+    const text = decodeText(bytes, charset);
+    if (text !== undefined) return { kind: 'text', mime: base, text };
+    if (!magic) return { kind: 'binary', mime: base, reason: `Labelled ${base}, but the bytes are not valid ${charset ?? 'UTF-8'} text.`, hint: NOT_SHOWN };
+  }
   let relabelled: string | undefined;
   if (magic && magic !== base && (isTextMime(base) || isImageMime(base) || base === 'application/pdf')) {
     relabelled = `Labelled ${base}, but the bytes are ${magic}.`;
-    type = magic;
     base = magic;
   }
-
   if (isImageMime(base)) {
     if (magic === base) return { kind: 'image', mime: base };
     return { kind: 'binary', mime: base, reason: `Labelled ${base}, but the bytes are not a PNG, JPEG, GIF or WebP image.`, hint: 'It cannot be shown.' };
@@ -35,12 +41,6 @@ export function classifyBlob(bytes: Uint8Array, declaredMime: string | undefined
   if (base === 'application/pdf') {
     if (magic === base) return { kind: 'pdf' };
     return { kind: 'binary', mime: base, reason: 'Labelled application/pdf, but the bytes have no %PDF header.', hint: 'It cannot be read.' };
-  }
-  if (isTextMime(base)) {
-    const charset = charsetOf(type);
-    const text = decodeText(bytes, charset);
-    if (text !== undefined) return { kind: 'text', mime: base, text };
-    return { kind: 'binary', mime: base, reason: `Labelled ${base}, but the bytes are not valid ${charset ?? 'UTF-8'} text.`, hint: NOT_SHOWN };
   }
   return { kind: 'binary', mime: base, ...(relabelled ? { reason: relabelled } : {}) };
 }

@@ -20,13 +20,17 @@ export interface ConvertOptions {
 export interface ResourceOptions extends ConvertOptions {
   /** The URI that was read; named in notes when a content item carries none. */
   uri: string;
-  /** read_resource's `offset` and `length`, in UTF-8 bytes of the delivered text (see windowText). */
+  /**
+   * read_resource's `offset` and `length`, in UTF-8 bytes of the delivered text (see windowText); with several
+   * content items, each item's text is windowed alike.
+   */
   offset?: number;
   length?: number;
 }
 
 /** The text of a resource (decoded, or extracted from a PDF) shown through the offset / length / cap window. */
 function windowed(text: string, uri: string, options: ResourceOptions): ModelPart[] {
+  if (text === '') return [textPart(`[The resource ${uri} is empty (0 bytes).]`)];
   const w = windowText(text, { uri, offset: options.offset, length: options.length, maxBytes: options.maxTextBytes });
   return w.note ? [textPart(w.text), textPart(w.note)] : [textPart(w.text)];
 }

@@ -94,21 +94,25 @@ export function magicMime(bytes: Uint8Array): string | undefined {
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
   if (startsWith(bytes, [0x1f, 0x8b])) return 'application/gzip';
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) return 'application/zip';
-  // PDF readers accept the header anywhere in the first kilobyte.
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-')) return 'application/pdf';
+  // Readers accept the header anywhere in the first kilobyte; only the start counts here, so that a text about
+  // PDFs is not taken for one.
+  if (startsWith(bytes, ascii('%PDF-'))) return 'application/pdf';
   return undefined;
 }
 
 /**
- * What a blob with no usable type is: its magic number's type, `text/plain` (with the charset its BOM names)
- * when the bytes are readable text, else application/octet-stream — never text by default.
+ * What a blob with no usable type is: a PDF by its header; text (with the charset its BOM names) when the bytes
+ * read as text; else its magic number's type, or application/octet-stream — never text by default. Text is
+ * tried before the other magic numbers because real images and archives never pass as text, while a note that
+ * starts with "GIF89a" does.
  */
 export function sniffMime(bytes: Uint8Array): string {
   const magic = magicMime(bytes);
-  if (magic) return magic;
+  if (magic === 'application/pdf') return magic;
   if (startsWith(bytes, [0xff, 0xfe])) return 'text/plain; charset=utf-16le';
   if (startsWith(bytes, [0xfe, 0xff])) return 'text/plain; charset=utf-16be';
-  return isUtf8Text(bytes) ? 'text/plain; charset=utf-8' : OCTET_STREAM;
+  if (isUtf8Text(bytes)) return 'text/plain; charset=utf-8';
+  return magic ?? OCTET_STREAM;
 }
 
 /** Valid UTF-8 that reads as text: no NUL, and almost no other control characters. */
