@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '../../src/agent/agent.js';
@@ -6,7 +6,7 @@ import type { ServerConfig } from '../../src/config/schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import { connectDirectEverything } from '../helpers/clients.js';
 import { imageParts, lastToolResults, messageText, startScriptedModel, systemPrompt, toolNames, type ScriptedModel } from '../helpers/scripted-model.js';
-import { EVERYTHING, FILESYSTEM, makeSandbox } from '../helpers/servers.js';
+import { EVERYTHING, FILESYSTEM, FIXTURE, makeSandbox } from '../helpers/servers.js';
 
 let model: ScriptedModel;
 let sandbox: string;
@@ -50,6 +50,8 @@ describe('the agent against real servers and a scripted model', () => {
     expect(system).not.toContain(fullText.slice(0, 200));
     expect(toolNames(first)).toEqual(expect.arrayContaining(['read_resource', 'invoke_prompt', 'everything__echo', 'files__read_text_file']));
     expect(toolNames(first)).not.toContain('search_catalog');
+    // Real tools arrive with their full schemas.
+    expect(first.body.tools!.find((t) => t.function.name === 'files__read_text_file')!.function.parameters).toMatchObject({ properties: { path: { type: 'string' } } });
     const results = lastToolResults(second);
     expect(results).toHaveLength(1);
     expect(messageText(results[0])).toContain(fullText);
@@ -132,6 +134,59 @@ describe('the agent against real servers and a scripted model', () => {
     expect(results[0]).toContain('hello from the sandbox');
     expect(results[1]).toMatch(/did not approve/);
     expect(() => readFileSync(path.join(sandbox, 'x.txt'))).toThrow();
+    await agent.close();
+  });
+});
+
+describe('the agent with the fixture server', () => {
+  let fixtureServers: ServerConfig[];
+  let descriptionFile: string;
+  beforeAll(() => {
+    descriptionFile = path.join(sandbox, 'tool-description.txt');
+    writeFileSync(descriptionFile, 'first description');
+    fixtureServers = parseConfig(`mcpServers:
+  fx:
+    command: node
+    args: [--import, tsx, ${JSON.stringify(FIXTURE)}]
+    env: { FIXTURE_MUTABLE_FILE: ${JSON.stringify(descriptionFile)} }
+`, 'agent.yaml', {}).servers;
+  });
+
+  it('reads a PDF as text with page markers, and a binary archive as an honest descriptor', async () => {
+    const agent = await createAgent({ servers: fixtureServers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const before = model.requests.length;
+    model.push({ toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://two-pages.pdf' } }, { name: 'read_resource', arguments: { uri: 'fixture://notes.tar.gz' } }] }, { text: 'ok' });
+    await agent.ask('read both');
+    const [pdf, archive] = lastToolResults(model.requests[before + 1]).map(messageText);
+    expect(pdf).toMatch(/--- page 1 of 2 ---[\s\S]*--- page 2 of 2 ---/);
+    expect(archive).toMatch(/^\[Binary resource: application\/gzip, \d+ bytes, uri fixture:\/\/notes\.tar\.gz/);
+    expect(archive).not.toMatch(/notes notes/);
+    await agent.close();
+  });
+
+  it('refreshes the tools after a server\'s list_changed, before the next turn', async () => {
+    const agent = await createAgent({ servers: fixtureServers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    model.push({ text: 'one' });
+    await agent.ask('first');
+    const described = (req: (typeof model.requests)[number]) => req.body.tools?.find((t) => t.function.name === 'mutable_tool')?.function.description;
+    expect(described(model.requests.at(-1)!)).toBe('first description');
+    writeFileSync(descriptionFile, 'second description');
+    await new Promise((r) => setTimeout(r, 500)); // the server notices the file and announces the change
+    model.push({ text: 'two' });
+    await agent.ask('second');
+    expect(described(model.requests.at(-1)!)).toBe('second description');
+    await agent.close();
+  });
+
+  it('lists tools by name and one line past the tool budget, with load_tool_schema for the rest', async () => {
+    const agent = await createAgent({ servers: fixtureServers, toolBudget: 100, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const before = model.requests.length;
+    model.push({ toolCalls: [{ name: 'load_tool_schema', arguments: { names: ['test_sampling'] } }] }, { text: 'ok' });
+    await agent.ask('what does test_sampling take?');
+    const first = model.requests[before];
+    expect(toolNames(first)).toContain('load_tool_schema');
+    expect(first.body.tools!.find((t) => t.function.name === 'test_sampling')!.function.parameters).toEqual({ type: 'object', additionalProperties: true });
+    expect(messageText(lastToolResults(model.requests[before + 1])[0])).toMatch(/"prompt"/);
     await agent.close();
   });
 });
