@@ -32,4 +32,10 @@ describe('architecture', () => {
     const bad = imports().filter((i) => rank[i.from] !== undefined && rank[i.to] !== undefined && rank[i.to] > rank[i.from]);
     expect(bad).toEqual([]);
   });
+
+  it('keeps the agent on MCP client pieces only: it must work against any server, not only sluice', () => {
+    const bad = imports().filter((i) => i.from === 'agent' && ['gateway', 'upstream', 'transports', 'policy', 'audit', 'approvals', 'console'].includes(i.to));
+    expect(imports().some((i) => i.from === 'agent')).toBe(true);
+    expect(bad).toEqual([]);
+  });
 });
