@@ -14,6 +14,8 @@ export interface DocumentInput {
   cpu: string[];
   /** Gateway CPU per call of each peer relative to sluice. */
   cpuRatios: string;
+  /** The rendered in-process chokepoint table; undefined when the run skipped it. */
+  chokepoint: string | undefined;
   aims: AimResult[];
 }
 
@@ -25,6 +27,7 @@ function commandOf(s: Settings): string {
     s.warmup !== DEFAULTS.warmup && `BENCH_WARMUP=${s.warmup}`,
     s.warmupRound !== DEFAULTS.warmupRound && `BENCH_WARMUP_ROUND=${s.warmupRound}`,
     s.maxCellSeconds !== DEFAULTS.maxCellSeconds && `BENCH_MAX_SECONDS=${s.maxCellSeconds}`,
+    s.chokepointCalls !== DEFAULTS.chokepointCalls && `BENCH_CHOKEPOINT_CALLS=${s.chokepointCalls}`,
   ].filter(Boolean);
   return `${env.length ? `${env.join(' ')} ` : ''}npm run bench`;
 }
@@ -38,9 +41,11 @@ export function renderDocument(d: DocumentInput): string {
 <!-- Written by \`npm run bench\` (bench/run.ts). Re-run it rather than editing the numbers by hand. -->
 
 \`echo\` tool calls on \`@modelcontextprotocol/server-everything\` (stdio): directly, through three Streamable
-HTTP → stdio gateways (sluice, mcp-proxy, supergateway), and against a raw floor. Every HTTP path is measured
-with two clients: the official SDK client (what users run) and a lean keep-alive \`node:http\` client (which
-shows the gateway's own cost).
+HTTP → stdio gateways (sluice, mcp-proxy, supergateway), and against a raw floor. sluice runs twice: with
+security on (a bearer token and a realistic role) and with every security check off, so the cost of the
+chokepoint shows end to end. Every HTTP path is measured with two clients: the official SDK client (what
+users run) and a lean keep-alive \`node:http\` client (which shows the gateway's own cost). Separately, the
+chokepoint's own cost per call is measured in process.
 
 ## Aims
 
@@ -73,6 +78,11 @@ nothing but one bare HTTP exchange and one bare stdio exchange per call (the two
 \`ceiling ÷ peer\` estimates how far ahead of that peer any HTTP → stdio gateway could be on this machine; where it
 is below an aim, no gateway could meet that aim here.
 
+**sluice on ÷ sluice off** compares two configurations of one gateway. Where they differ by only tens of µs
+of CPU per call, that is less than the host's swing from one round to the next and the row moves by several
+points from run to run; the gateway CPU row \`sluice off ÷ sluice on\` below is the steadier measure of what
+security costs.
+
 ${d.cpu.join('\n\n')}
 
 CPU time per call from /proc (all threads): **gateway** = the gateway process (for the raw floor, the floor
@@ -83,16 +93,42 @@ ${m.cores} cores the client's CPU counts against throughput too: the lean client
 the raw floor server does, so at c>1 the lean figures of the fastest paths are partly bound by the client.
 
 ${d.cpuRatios}
+${
+  d.chokepoint === undefined
+    ? ''
+    : `
+### Chokepoint cost per call (in process, default filters)
 
+${d.chokepoint}
+
+\`bench/chokepoint.ts\`, run in the bench process before any target starts: \`runToolCall\` (identity, pause, rate
+limit, tool rule, operation, paths, information flow, content filters and labelling, record) around an
+"upstream" that returns a fixed result at once, for a role like sluice's security-on one (see Method:
+\`default: approve\`, tool rules, the default filters \`secret: redact, pii: label, injection: label\`, plus a rate
+limit it never reaches) and prose-like results with nothing to find; no audit log is attached, so the record
+step only builds and announces the decision (\`node --import tsx bench/audit.ts\` measures the audit log's
+write rate). **bare await** is the same loop without the pipeline. The filters scan the whole result, so the
+cost grows with its size.
+`
+}
 ## Method
 
 - Everything runs on 127.0.0.1 on this one machine: clients, gateways and servers share its ${m.cores} cores,
   so at high concurrency the client process competes with the gateway for CPU.
 - **sluice**: \`node --import tsx src/cli/main.ts serve --config <tmp> --listen 127.0.0.1:<port>\` with one stdio
   upstream (server-everything, shared by all sessions) and \`logLevel: warn\`; the tool is \`everything__echo\`.
-  Security as shipped: authentication on (each client sends a bearer token made with sluice's token store)
-  for an agent whose role allows every tool, so every call passes the whole chokepoint (authentication, tool
-  rule, path and flow checks, content filters) and is allowed.
+  Two configurations, the same in everything but security:
+  - **security on** (\`sluice\`): authentication on (each client sends a bearer token made with sluice's token
+    store) for an agent whose role is what a deployment would write: \`default: approve\`, tool rules
+    \`"everything__*": allow\` and \`"everything__get-env": deny\`, \`paths: { allow: ["/tmp/**"] }\` and the default
+    filters \`{ secret: redact, pii: label, injection: label }\`; the audit log at its default (on: hash-chained
+    records in SQLite under the temporary directory, each committed before its result goes out). Every call
+    passes the whole chokepoint (authentication, tool rule, operation, path and flow checks, content filters,
+    audit record) and is allowed.
+  - **security off** (\`sluice-open\`): \`auth: { required: false, anonymousAgent: bench }\` (no token; allowed on
+    loopback only), \`audit: { enabled: false }\` and the role \`{ default: allow, onFlowViolation: allow,
+    filters: { secret: off, pii: off, injection: off } }\`: no rules, no rate limit, no filters, no audit log,
+    the cheapest the pipeline can be. The aim for security on is at least 90% of these calls/s.
 - **mcp-proxy**: \`mcp-proxy --host 127.0.0.1 --port <port> --server stream -- node <server-everything> stdio\`
   (one shared server process, like sluice).
 - **supergateway**: \`supergateway --stdio "node <server-everything> stdio" --outputTransport streamableHttp
@@ -121,8 +157,10 @@ ${d.cpuRatios}
 
 \`npm run bench\` rewrites this file. Environment variables: \`BENCH_QUICK=1\` (a smoke run; prints only),
 \`BENCH_ROUNDS\`, \`BENCH_CALLS\`, \`BENCH_WARMUP\`, \`BENCH_WARMUP_ROUND\`, \`BENCH_MAX_SECONDS\`,
-\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,mcp-proxy,supergateway\`,
-\`BENCH_CLIENTS=sdk,lean\` (a narrowed run prints only), \`BENCH_OUT=<file>\` (\`BENCH_OUT=\` to print only), and
-\`BENCH_SLUICE_NODE_ARGS\` (e.g. \`--cpu-prof --cpu-prof-dir=/tmp/prof\` to profile sluice under load).
+\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,sluice-open,mcp-proxy,supergateway\`,
+\`BENCH_CLIENTS=sdk,lean\` (a narrowed run prints only), \`BENCH_OUT=<file>\` (\`BENCH_OUT=\` to print only),
+\`BENCH_CHOKEPOINT_CALLS\` (calls of the in-process chokepoint measurement; 0 skips it), and
+\`BENCH_SLUICE_NODE_ARGS\` (e.g. \`--cpu-prof --cpu-prof-dir=/tmp/prof\` to profile sluice under load; it applies
+to both sluice processes). \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone.
 `;
 }

@@ -1,3 +1,4 @@
+import type { ChokepointFigure } from './chokepoint.js';
 import type { Run } from './measure.js';
 import type { ClientKind, PathName } from './settings.js';
 import { median, percentile, pooledSorted } from './stats.js';
@@ -31,7 +32,8 @@ export interface Summary {
 export const PATH_LABELS: Record<PathName, string> = {
   stdio: 'server-everything over stdio, no gateway',
   'raw-floor': 'raw floor: bare node:http, no MCP library',
-  sluice: 'sluice (HTTP → stdio)',
+  sluice: 'sluice, security on (HTTP → stdio)',
+  'sluice-open': 'sluice, security off (HTTP → stdio)',
   'mcp-proxy': 'mcp-proxy (HTTP → stdio)',
   supergateway: 'supergateway --stateful (HTTP → stdio)',
 };
@@ -108,6 +110,8 @@ interface RatioSpec {
   to: Operand;
   /** The issue's aim, as a minimum ratio at every concurrency; undefined for context-only ratios. */
   aim?: number;
+  /** What to call the two operands in this row, when their short names would not say it. */
+  names?: [string, string];
 }
 
 const RATIOS: RatioSpec[] = [
@@ -117,15 +121,18 @@ const RATIOS: RatioSpec[] = [
   { kind: 'lean', of: 'sluice', to: 'ceiling' },
   { kind: 'lean', of: 'ceiling', to: 'mcp-proxy' },
   { kind: 'lean', of: 'ceiling', to: 'supergateway' },
+  { kind: 'lean', of: 'sluice', to: 'sluice-open', aim: 0.9, names: ['sluice on', 'sluice off'] },
   { kind: 'sdk', of: 'sluice', to: 'raw-floor', aim: 0.7 },
   { kind: 'sdk', of: 'sluice', to: 'mcp-proxy' },
   { kind: 'sdk', of: 'sluice', to: 'supergateway' },
+  { kind: 'sdk', of: 'sluice', to: 'sluice-open', aim: 0.9, names: ['sluice on', 'sluice off'] },
 ];
 
 const SHORT: Record<Operand, string> = {
   stdio: 'direct stdio',
   'raw-floor': 'raw floor',
   sluice: 'sluice',
+  'sluice-open': 'sluice off',
   'mcp-proxy': 'mcp-proxy',
   supergateway: 'supergateway',
   ceiling: 'ceiling',
@@ -149,6 +156,8 @@ function ratioAt(s: Summary[], spec: RatioSpec, c: number): number | undefined {
   return median(a.map((x, r) => x / b[r]).filter((x) => Number.isFinite(x)));
 }
 
+const namesOf = (spec: RatioSpec): [string, string] => spec.names ?? [SHORT[spec.of], SHORT[spec.to]];
+
 function ratioText(r: number): string {
   return r < 1 ? `${r.toFixed(2)}× (${(r * 100).toFixed(1)}%)` : `${r.toFixed(2)}×`;
 }
@@ -163,20 +172,22 @@ export function ratioTable(s: Summary[], concurrency: number[]): string {
   const rows = RATIOS.filter((spec) => concurrency.some((c) => ratioAt(s, spec, c) !== undefined)).map((spec) => {
     const values = concurrency.map((c) => ratioAt(s, spec, c));
     const aim = spec.aim === undefined ? '' : `${aimText(spec.aim)} ${values.every((v) => v !== undefined && v >= spec.aim!) ? '✅ met' : '❌ missed'}`;
-    return [`${spec.kind}: ${SHORT[spec.of]} ÷ ${SHORT[spec.to]}`, ...values.map((v) => (v === undefined ? '—' : ratioText(v))), aim];
+    const [of, to] = namesOf(spec);
+    return [`${spec.kind}: ${of} ÷ ${to}`, ...values.map((v) => (v === undefined ? '—' : ratioText(v))), aim];
   });
   return markdownTable(head, rows, [false, ...concurrency.map(() => true), false]);
 }
 
 /**
- * How many times more CPU per call each peer's gateway process burns than sluice's (servers and client left
- * out). The steadiest comparison of the gateways' own cost: it hardly moves with the host's load.
+ * How many times more CPU per call each peer's gateway process burns than sluice's with security on (servers
+ * and client left out). The steadiest comparison of the gateways' own cost: it hardly moves with the host's
+ * load. The `sluice off` row is what sluice costs with every security check off, relative to on.
  */
 export function cpuRatioTable(s: Summary[], kind: ClientKind, concurrency: number[]): string {
   const head = [`gateway CPU per call, ${kind} client`, ...concurrency.map((c) => `c=${c}`)];
-  const rows = (['mcp-proxy', 'supergateway', 'raw-floor'] as const)
+  const rows = (['mcp-proxy', 'supergateway', 'raw-floor', 'sluice-open'] as const)
     .map((peer) => [
-      `${SHORT[peer]} ÷ sluice`,
+      `${SHORT[peer]} ÷ sluice${peer === 'sluice-open' ? ' on' : ''}`,
       ...concurrency.map((c) => {
         const a = find(s, peer, kind, c);
         const b = find(s, 'sluice', kind, c);
@@ -194,15 +205,38 @@ export interface AimResult {
   met: boolean | undefined;
 }
 
-export function checkAims(s: Summary[], concurrency: number[]): AimResult[] {
-  return RATIOS.filter((spec) => spec.aim !== undefined).map((spec) => {
+export function checkAims(s: Summary[], concurrency: number[], chokepoint: ChokepointFigure[] | undefined): AimResult[] {
+  const ratios = RATIOS.filter((spec) => spec.aim !== undefined).map((spec) => {
     const aim = spec.aim!;
     const values = concurrency.map((c) => ratioAt(s, spec, c));
-    const text = `${spec.kind} client: ${SHORT[spec.of]} ${aimText(aim)} of ${SHORT[spec.to]}'s calls/s at every concurrency`;
+    const [of, to] = namesOf(spec);
+    const text = `${spec.kind} client: ${of} ${aimText(aim)} of ${to}'s calls/s at every concurrency`;
     if (values.some((v) => v === undefined)) return { text, met: undefined };
     const shown = concurrency.map((c, i) => `c=${c} ${ratioText(values[i]!)}`).join(', ');
     return { text: `${text} (${shown})`, met: values.every((v) => v! >= aim) };
   });
+  const one = chokepoint?.find((f) => f.size === CHOKEPOINT_AIM.size);
+  const text = `chokepoint cost ${CHOKEPOINT_AIM.text}`;
+  const choke: AimResult = one ? { text: `${text} (${usPerCall(one.usPerCall)} µs)`, met: one.usPerCall <= CHOKEPOINT_AIM.us } : { text, met: undefined };
+  return [...ratios, choke];
+}
+
+/** The issue's aim for the chokepoint's own cost, measured in process by bench/chokepoint.ts. */
+export const CHOKEPOINT_AIM = { size: '1 KiB', us: 35, text: '≤ 35 µs per call on 1 KiB results, in process with the default filters' } as const;
+
+const usPerCall = (n: number) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
+
+/** The chokepoint's cost per tools/call in process, per result size, next to a bare await of the same result. */
+export function chokepointTable(figures: ChokepointFigure[]): string {
+  const head = ['result size', 'calls', 'chokepoint µs/call', 'bare await µs/call', 'aim'];
+  const rows = figures.map((f) => [
+    f.size,
+    f.calls.toLocaleString('en-US'),
+    usPerCall(f.usPerCall),
+    f.baselineUsPerCall.toFixed(2),
+    f.size === CHOKEPOINT_AIM.size ? `≤ ${CHOKEPOINT_AIM.us} µs ${f.usPerCall <= CHOKEPOINT_AIM.us ? '✅ met' : '❌ missed'}` : '',
+  ]);
+  return markdownTable(head, rows, [false, true, true, true, false]);
 }
 
 function markdownTable(head: string[], rows: string[][], right: boolean[]): string {

@@ -1,18 +1,20 @@
 /**
- * `npm run bench`: echo calls on server-everything directly over stdio, through sluice, mcp-proxy and
- * supergateway, and against a raw node:http floor; with the SDK client and a lean client; at each
- * concurrency; interleaved over several rounds. Prints Markdown tables and (on a full run) writes
- * BENCHMARKS.md. Settings: see settings.ts.
+ * `npm run bench`: echo calls on server-everything directly over stdio, through sluice (security on and
+ * off), mcp-proxy and supergateway, and against a raw node:http floor; with the SDK client and a lean client;
+ * at each concurrency; interleaved over several rounds. First, on a quiet machine, the chokepoint's own cost
+ * in process (bench/chokepoint.ts). Prints Markdown tables and (on a full run) writes BENCHMARKS.md.
+ * Settings: see settings.ts.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { measureChokepoint, type ChokepointFigure } from './chokepoint.js';
 import { renderDocument } from './document.js';
 import { describeMachine } from './machine.js';
 import { measure, type Run } from './measure.js';
 import { ROOT } from './paths.js';
 import { openPool, type Pool } from './pools.js';
 import { stopAll } from './processes.js';
-import { checkAims, cpuRatioTable, cpuTable, KIND_LABELS, ratioTable, resultsTable, summarize, type Cell } from './report.js';
+import { checkAims, chokepointTable, cpuRatioTable, cpuTable, KIND_LABELS, ratioTable, resultsTable, summarize, type Cell } from './report.js';
 import { readSettings, type ClientKind, type PathName, type Settings } from './settings.js';
 import { percentile } from './stats.js';
 import { startTarget, type HttpPath, type HttpTarget } from './targets.js';
@@ -82,6 +84,12 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const started = new Date();
   log(`bench: ${settings.rounds} round(s), ${settings.calls} calls per cell (+${settings.warmup} warm-up, at most ${settings.maxCellSeconds} s), concurrency ${settings.concurrency.join('/')}`);
+  // Before any target starts, so nothing else competes for the cores while it runs.
+  let chokepoint: ChokepointFigure[] | undefined;
+  if (settings.chokepointCalls > 0) {
+    chokepoint = await measureChokepoint(settings.chokepointCalls);
+    log(`chokepoint in process: ${chokepoint.map((f) => `${f.size} ${f.usPerCall.toFixed(1)} µs/call`).join(', ')}`);
+  }
   const targets = new Map<PathName, HttpTarget>();
   const pools = new Map<string, Pool>();
   try {
@@ -100,13 +108,15 @@ async function main(): Promise<void> {
     const cpu = settings.clients.map((kind) => `### CPU µs per call, ${KIND_LABELS[kind]}\n\n${cpuTable(summaries, kind, settings.paths, settings.concurrency)}`);
     const cpuRatios = settings.clients.map((kind) => cpuRatioTable(summaries, kind, settings.concurrency)).join('\n\n');
     const ratios = ratioTable(summaries, settings.concurrency);
-    const aims = checkAims(summaries, settings.concurrency);
+    const aims = checkAims(summaries, settings.concurrency, chokepoint);
+    const choke = chokepoint && chokepointTable(chokepoint);
     process.stdout.write(`\n${tables.join('\n\n')}\n\n### Ratios\n\n${ratios}\n\n${cpu.join('\n\n')}\n\n${cpuRatios}\n\n`);
+    if (choke) process.stdout.write(`### Chokepoint cost per call (in process, default filters)\n\n${choke}\n\n`);
     for (const a of aims) process.stdout.write(`${a.met === undefined ? '·' : a.met ? '✅' : '❌'} ${a.text}\n`);
     process.stdout.write(`\n(${seconds.toFixed(0)} s)\n`);
     if (settings.outFile) {
       const file = path.resolve(ROOT, settings.outFile);
-      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, aims }));
+      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, chokepoint: choke, aims }));
       log(`wrote ${file}`);
     }
   } finally {

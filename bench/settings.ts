@@ -3,7 +3,8 @@
  * code (e.g. `BENCH_QUICK=1 npm run bench` for a smoke run, `BENCH_PATHS=sluice npm run bench` to profile).
  */
 
-export const PATHS = ['stdio', 'raw-floor', 'sluice', 'mcp-proxy', 'supergateway'] as const;
+/** `sluice` runs with security on (as shipped, with a realistic role); `sluice-open` with every check off. */
+export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-open', 'mcp-proxy', 'supergateway'] as const;
 export type PathName = (typeof PATHS)[number];
 
 export const CLIENT_KINDS = ['sdk', 'lean'] as const;
@@ -28,15 +29,17 @@ export interface Settings {
   clients: ClientKind[];
   /** Where to write the Markdown report; undefined means print only. */
   outFile: string | undefined;
+  /** Calls of the in-process chokepoint measurement (bench/chokepoint.ts) for 1 KiB results; 0 skips it. */
+  chokepointCalls: number;
   /** Extra node arguments for the sluice process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   sluiceNodeArgs: string[];
 }
 
 /**
- * A full run, about 4 minutes: 5 rounds rather than 3, because on a shared VM throughput swings by up to 2×
+ * A full run, about 5 minutes: 5 rounds rather than 3, because on a shared VM throughput swings by up to 2×
  * from one minute to the next, and more rounds give the medians more to work with.
  */
-export const DEFAULTS = { rounds: 5, calls: 2000, warmup: 100, warmupRound: 300, maxCellSeconds: 3 } as const;
+export const DEFAULTS = { rounds: 5, calls: 2000, warmup: 100, warmupRound: 300, maxCellSeconds: 3, chokepointCalls: 20_000 } as const;
 
 function int(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -74,6 +77,7 @@ export function readSettings(): Settings {
     maxCellSeconds: int('BENCH_MAX_SECONDS', quick ? 2 : DEFAULTS.maxCellSeconds),
     paths: list('BENCH_PATHS', PATHS),
     clients: list('BENCH_CLIENTS', CLIENT_KINDS),
+    chokepointCalls: int('BENCH_CHOKEPOINT_CALLS', quick ? 2000 : DEFAULTS.chokepointCalls),
     outFile: outFile === '' ? undefined : outFile,
     sluiceNodeArgs: (process.env.BENCH_SLUICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   };

@@ -18,7 +18,7 @@ export interface HttpTarget {
   url: string;
   /** The echo tool's name as this endpoint lists it (sluice namespaces it). */
   tool: string;
-  /** Headers every request must carry (sluice's bearer token). */
+  /** Headers every request must carry (sluice's bearer token when security is on). */
   headers: Record<string, string>;
   /** CPU used so far by the gateway process and by the server processes it spawned. */
   cpu(): CpuSplit;
@@ -80,47 +80,81 @@ async function started(pathName: HttpPath, { child, port, tool, readyUrl, ready,
 }
 
 /**
- * sluice as users run it: its CLI on the current source (tsx), authentication on (a bearer token for an agent
- * whose role allows every tool, so each call passes the whole chokepoint), one stdio upstream, warnings-only
- * logging. Readiness is /readyz, which turns 200 only once server-everything has answered and listed its tools.
+ * The two sluice configurations the bench compares. Both have one stdio upstream (server-everything) and
+ * warnings-only logging; they differ only in security.
+ *
+ * - `sluice` (security on): authentication on (a bearer token for an agent) and a role as a real deployment
+ *   would write it: unlisted tools need approval, the upstream's tools are allowed but one is denied, path
+ *   rules, the default content filters; the audit log at its default (on). `everything__echo` is allowed, so
+ *   each call passes the whole chokepoint (token, rate limit, tool rule, operation, paths, information flow,
+ *   filters, audit record).
+ * - `sluice-open` (security off): no authentication (an anonymous agent, allowed on loopback only), a role
+ *   that allows everything with every filter off and no rules or rate limit, and no audit log: the cheapest
+ *   the pipeline can be.
  */
-async function startSluice(settings: Settings): Promise<HttpTarget> {
+function sluiceConfig(secure: boolean, tokensFile: string): string[] {
+  const upstream = [
+    'mcpServers:',
+    '  everything:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
+  ];
+  if (!secure) {
+    return [
+      'logLevel: warn',
+      'auth: { required: false, anonymousAgent: bench }',
+      'audit: { enabled: false }',
+      'agents:',
+      '  bench: { role: bench }',
+      'roles:',
+      '  bench: { default: allow, onFlowViolation: allow, filters: { secret: off, pii: off, injection: off } }',
+      ...upstream,
+    ];
+  }
+  return [
+    'logLevel: warn',
+    'auth:',
+    `  tokensFile: ${JSON.stringify(tokensFile)}`,
+    'agents:',
+    '  bench: { role: bench }',
+    'roles:',
+    '  bench:',
+    '    default: approve',
+    '    tools:',
+    '      "everything__*": allow',
+    '      "everything__get-env": deny',
+    '    paths: { allow: ["/tmp/**"] }',
+    '    filters: { secret: redact, pii: label, injection: label }',
+    ...upstream,
+  ];
+}
+
+/**
+ * sluice as users run it: its CLI on the current source (tsx) with the configuration above. Readiness is
+ * /readyz, which turns 200 only once server-everything has answered and listed its tools.
+ */
+async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-open'): Promise<HttpTarget> {
+  const secure = pathName === 'sluice';
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-bench-'));
   const config = path.join(dir, 'sluice.yaml');
   const tokensFile = path.join(dir, 'tokens.json');
-  writeFileSync(
-    config,
-    [
-      'logLevel: warn',
-      'auth:',
-      `  tokensFile: ${JSON.stringify(tokensFile)}`,
-      'agents:',
-      '  bench: { role: bench }',
-      'roles:',
-      '  bench: { default: allow }',
-      'mcpServers:',
-      '  everything:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(config, [...sluiceConfig(secure, tokensFile), ''].join('\n'));
   // Through sluice's own token store, so the bench never depends on how the file is laid out.
-  const { token } = new TokenStore(tokensFile).create('bench');
+  const headers: Record<string, string> = secure ? { authorization: `Bearer ${new TokenStore(tokensFile).create('bench').token}` } : {};
   const child = startProcess(
-    'sluice',
+    pathName,
     process.execPath,
     [...settings.sluiceNodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
     { cwd: ROOT },
   );
-  return started('sluice', {
+  return started(pathName, {
     child,
     port,
     tool: 'everything__echo',
     readyUrl: `http://127.0.0.1:${port}/readyz`,
     ready: (s) => s === 200,
-    headers: { authorization: `Bearer ${token}` },
+    headers,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   });
 }
@@ -159,7 +193,8 @@ async function startRawFloor(): Promise<HttpTarget> {
 export function startTarget(pathName: HttpPath, settings: Settings): Promise<HttpTarget> {
   switch (pathName) {
     case 'sluice':
-      return startSluice(settings);
+    case 'sluice-open':
+      return startSluice(settings, pathName);
     case 'mcp-proxy':
       return startMcpProxy();
     case 'supergateway':
