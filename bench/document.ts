@@ -16,6 +16,8 @@ export interface DocumentInput {
   cpuRatios: string;
   /** The rendered in-process chokepoint table; undefined when the run skipped it. */
   chokepoint: string | undefined;
+  /** Further in-process measurements (audit log, agent catalog), rendered. */
+  extra: string;
   aims: AimResult[];
 }
 
@@ -111,6 +113,7 @@ write rate). **bare await** is the same loop without the pipeline. The filters s
 cost grows with its size.
 `
 }
+${d.extra ? `\n${d.extra}\n` : ''}
 ## Method
 
 - Everything runs on 127.0.0.1 on this one machine: clients, gateways and servers share its ${m.cores} cores,

@@ -33,6 +33,7 @@ export const PATH_LABELS: Record<PathName, string> = {
   stdio: 'server-everything over stdio, no gateway',
   'raw-floor': 'raw floor: bare node:http, no MCP library',
   sluice: 'sluice, security on (HTTP → stdio)',
+  'sluice-noaudit': 'sluice, security on, audit log off (HTTP → stdio)',
   'sluice-open': 'sluice, security off (HTTP → stdio)',
   'mcp-proxy': 'mcp-proxy (HTTP → stdio)',
   supergateway: 'supergateway --stateful (HTTP → stdio)',
@@ -122,16 +123,19 @@ const RATIOS: RatioSpec[] = [
   { kind: 'lean', of: 'ceiling', to: 'mcp-proxy' },
   { kind: 'lean', of: 'ceiling', to: 'supergateway' },
   { kind: 'lean', of: 'sluice', to: 'sluice-open', aim: 0.9, names: ['sluice on', 'sluice off'] },
+  { kind: 'lean', of: 'sluice', to: 'sluice-noaudit', aim: 0.9, names: ['audit on', 'audit off'] },
   { kind: 'sdk', of: 'sluice', to: 'raw-floor', aim: 0.7 },
   { kind: 'sdk', of: 'sluice', to: 'mcp-proxy' },
   { kind: 'sdk', of: 'sluice', to: 'supergateway' },
   { kind: 'sdk', of: 'sluice', to: 'sluice-open', aim: 0.9, names: ['sluice on', 'sluice off'] },
+  { kind: 'sdk', of: 'sluice', to: 'sluice-noaudit', aim: 0.9, names: ['audit on', 'audit off'] },
 ];
 
 const SHORT: Record<Operand, string> = {
   stdio: 'direct stdio',
   'raw-floor': 'raw floor',
   sluice: 'sluice',
+  'sluice-noaudit': 'sluice, audit off',
   'sluice-open': 'sluice off',
   'mcp-proxy': 'mcp-proxy',
   supergateway: 'supergateway',

@@ -7,7 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { measureAudit } from './audit.js';
+import { measureCatalogTokens } from './catalog-tokens.js';
 import { measureChokepoint, type ChokepointFigure } from './chokepoint.js';
+import { auditAims, catalogAims, extraSections } from './more-aims.js';
 import { renderDocument } from './document.js';
 import { describeMachine } from './machine.js';
 import { measure, type Run } from './measure.js';
@@ -90,6 +93,10 @@ async function main(): Promise<void> {
     chokepoint = await measureChokepoint(settings.chokepointCalls);
     log(`chokepoint in process: ${chokepoint.map((f) => `${f.size} ${f.usPerCall.toFixed(1)} µs/call`).join(', ')}`);
   }
+  // The audit log's write rate and the agent's prompt sizes, also before any target competes for the cores.
+  const audit = settings.chokepointCalls > 0 ? await measureAudit() : undefined;
+  if (audit) log(`audit log: ${audit.map((f) => `${f.mode}/${f.synchronous} ${Math.round(f.perSecond)}/s`).join(', ')}`);
+  const catalog = settings.chokepointCalls > 0 ? await measureCatalogTokens() : undefined;
   const targets = new Map<PathName, HttpTarget>();
   const pools = new Map<string, Pool>();
   try {
@@ -108,15 +115,17 @@ async function main(): Promise<void> {
     const cpu = settings.clients.map((kind) => `### CPU µs per call, ${KIND_LABELS[kind]}\n\n${cpuTable(summaries, kind, settings.paths, settings.concurrency)}`);
     const cpuRatios = settings.clients.map((kind) => cpuRatioTable(summaries, kind, settings.concurrency)).join('\n\n');
     const ratios = ratioTable(summaries, settings.concurrency);
-    const aims = checkAims(summaries, settings.concurrency, chokepoint);
+    const aims = [...checkAims(summaries, settings.concurrency, chokepoint), ...(audit ? auditAims(audit) : []), ...(catalog ? catalogAims(catalog) : [])];
+    const extra = extraSections(audit, catalog);
     const choke = chokepoint && chokepointTable(chokepoint);
     process.stdout.write(`\n${tables.join('\n\n')}\n\n### Ratios\n\n${ratios}\n\n${cpu.join('\n\n')}\n\n${cpuRatios}\n\n`);
     if (choke) process.stdout.write(`### Chokepoint cost per call (in process, default filters)\n\n${choke}\n\n`);
+    if (extra) process.stdout.write(`${extra}\n\n`);
     for (const a of aims) process.stdout.write(`${a.met === undefined ? '·' : a.met ? '✅' : '❌'} ${a.text}\n`);
     process.stdout.write(`\n(${seconds.toFixed(0)} s)\n`);
     if (settings.outFile) {
       const file = path.resolve(ROOT, settings.outFile);
-      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, chokepoint: choke, aims }));
+      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, chokepoint: choke, extra, aims }));
       log(`wrote ${file}`);
     }
   } finally {

@@ -3,8 +3,11 @@
  * code (e.g. `BENCH_QUICK=1 npm run bench` for a smoke run, `BENCH_PATHS=sluice npm run bench` to profile).
  */
 
-/** `sluice` runs with security on (as shipped, with a realistic role); `sluice-open` with every check off. */
-export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-open', 'mcp-proxy', 'supergateway'] as const;
+/**
+ * `sluice` runs with security on (as shipped, with a realistic role and the audit log); `sluice-noaudit` the
+ * same without the audit log; `sluice-open` with every check off.
+ */
+export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-noaudit', 'sluice-open', 'mcp-proxy', 'supergateway'] as const;
 export type PathName = (typeof PATHS)[number];
 
 export const CLIENT_KINDS = ['sdk', 'lean'] as const;

@@ -92,7 +92,7 @@ async function started(pathName: HttpPath, { child, port, tool, readyUrl, ready,
  *   that allows everything with every filter off and no rules or rate limit, and no audit log: the cheapest
  *   the pipeline can be.
  */
-function sluiceConfig(secure: boolean, tokensFile: string): string[] {
+function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string[] {
   const upstream = [
     'mcpServers:',
     '  everything:',
@@ -113,6 +113,7 @@ function sluiceConfig(secure: boolean, tokensFile: string): string[] {
   }
   return [
     'logLevel: warn',
+    ...(audit ? [] : ['audit: { enabled: false }']),
     'auth:',
     `  tokensFile: ${JSON.stringify(tokensFile)}`,
     'agents:',
@@ -133,13 +134,13 @@ function sluiceConfig(secure: boolean, tokensFile: string): string[] {
  * sluice as users run it: its CLI on the current source (tsx) with the configuration above. Readiness is
  * /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
-async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-open'): Promise<HttpTarget> {
-  const secure = pathName === 'sluice';
+async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noaudit' | 'sluice-open'): Promise<HttpTarget> {
+  const secure = pathName !== 'sluice-open';
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-bench-'));
   const config = path.join(dir, 'sluice.yaml');
   const tokensFile = path.join(dir, 'tokens.json');
-  writeFileSync(config, [...sluiceConfig(secure, tokensFile), ''].join('\n'));
+  writeFileSync(config, [...sluiceConfig(secure, tokensFile, pathName === 'sluice'), ''].join('\n'));
   // Through sluice's own token store, so the bench never depends on how the file is laid out.
   const headers: Record<string, string> = secure ? { authorization: `Bearer ${new TokenStore(tokensFile).create('bench').token}` } : {};
   const child = startProcess(
@@ -193,6 +194,7 @@ async function startRawFloor(): Promise<HttpTarget> {
 export function startTarget(pathName: HttpPath, settings: Settings): Promise<HttpTarget> {
   switch (pathName) {
     case 'sluice':
+    case 'sluice-noaudit':
     case 'sluice-open':
       return startSluice(settings, pathName);
     case 'mcp-proxy':
