@@ -6,7 +6,8 @@ import type { ServerConfig } from '../../src/config/schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import { connectDirectEverything } from '../helpers/clients.js';
 import { imageParts, lastToolResults, messageText, startScriptedModel, systemPrompt, toolNames, type ScriptedModel } from '../helpers/scripted-model.js';
-import { EVERYTHING, FILESYSTEM, FIXTURE, makeSandbox } from '../helpers/servers.js';
+import { EVERYTHING, everythingYaml, FILESYSTEM, FIXTURE, makeSandbox } from '../helpers/servers.js';
+import { startTestGateway } from '../helpers/gateway.js';
 
 let model: ScriptedModel;
 let sandbox: string;
@@ -187,6 +188,36 @@ describe('the agent with the fixture server', () => {
     expect(toolNames(first)).toContain('load_tool_schema');
     expect(first.body.tools!.find((t) => t.function.name === 'test_sampling')!.function.parameters).toEqual({ type: 'object', additionalProperties: true });
     expect(messageText(lastToolResults(model.requests[before + 1])[0])).toMatch(/"prompt"/);
+    await agent.close();
+  });
+});
+
+describe('the agent through a sluice gateway', () => {
+  it('uses the gateway\'s tools under their merged names, and the gateway\'s rules still apply', async () => {
+    const gw = await startTestGateway(
+      everythingYaml().replace('roles:\n  open:\n    default: allow', 'roles:\n  open:\n    default: allow\n    tools: { "everything__get-env": deny }'),
+    );
+    try {
+      const viaGateway = parseConfig(`mcpServers:\n  sluice:\n    type: http\n    url: ${gw.url}\n`, 'agent.yaml', {}).servers;
+      const agent = await createAgent({ servers: viaGateway, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+      expect(agent.toolNames).toContain('everything__echo');
+      expect(agent.toolNames).not.toContain('everything__get-env');
+      const before = model.requests.length;
+      model.push({ toolCalls: [{ name: 'everything__echo', arguments: { message: 'through the gateway' } }] }, { text: 'done' });
+      await agent.ask('echo something');
+      expect(messageText(lastToolResults(model.requests[before + 1])[0])).toBe('Echo: through the gateway');
+      await agent.close();
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('offers read_resource and invoke_prompt only when some server has resources or prompts', async () => {
+    const filesOnly = parseConfig(`mcpServers:\n  files:\n    command: node\n    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]\n`, 'agent.yaml', {}).servers;
+    const agent = await createAgent({ servers: filesOnly, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    expect(agent.toolNames).not.toContain('read_resource');
+    expect(agent.toolNames).not.toContain('invoke_prompt');
+    expect(agent.system).not.toMatch(/read_resource/);
     await agent.close();
   });
 });
