@@ -6,7 +6,7 @@ import type { ServerConfig } from '../../src/config/schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import { connectDirectEverything } from '../helpers/clients.js';
 import { imageParts, lastToolResults, messageText, startScriptedModel, systemPrompt, toolNames, type ScriptedModel } from '../helpers/scripted-model.js';
-import { EVERYTHING, everythingYaml, FILESYSTEM, FIXTURE, makeSandbox } from '../helpers/servers.js';
+import { defaultYaml, everythingYaml, FILESYSTEM, FIXTURE, makeSandbox } from '../helpers/servers.js';
 import { startTestGateway } from '../helpers/gateway.js';
 
 let model: ScriptedModel;
@@ -16,14 +16,8 @@ let servers: ServerConfig[];
 beforeAll(async () => {
   model = await startScriptedModel();
   sandbox = makeSandbox();
-  servers = parseConfig(`mcpServers:
-  everything:
-    command: node
-    args: [${JSON.stringify(EVERYTHING)}, stdio]
-  files:
-    command: node
-    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
-`, 'agent.yaml', {}).servers;
+  // The same two servers the gateway tests use; the agent reads only their mcpServers entries.
+  servers = parseConfig(defaultYaml(sandbox), 'agent.yaml', {}).servers;
 });
 afterAll(async () => model?.close());
 
