@@ -166,8 +166,8 @@ function offsetOf(doc: Document, keyPath: PropertyKey[], unknownKey?: string): n
 function expandEnv(value: unknown, keyPath: PropertyKey[], env: NodeJS.ProcessEnv, problem: (p: PropertyKey[], m: string) => void): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => {
-      const v = env[name];
-      if (v !== undefined && v !== '') return v;
+      const v = Object.hasOwn(env, name) ? env[name] : undefined;
+      if (typeof v === 'string' && v !== '') return v;
       if (fallback !== undefined) return fallback;
       problem(keyPath, `environment variable ${name} is not set`);
       return '';

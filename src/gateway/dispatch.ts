@@ -11,6 +11,7 @@ import {
   type JsonRpcResponse,
   type Params,
 } from '../protocol/jsonrpc.js';
+import { SluiceError, toWire } from '../protocol/errors.js';
 import { claimedVersion, decorateModernResult, isModernVersion, MODERN_METHODS, ModernError, readEnvelope } from '../protocol/modern.js';
 import { MODERN_VERSION } from '../protocol/versions.js';
 import type { Principal } from '../identity/principal.js';
@@ -77,9 +78,8 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
     const result = await handler(ctx, request.params ?? {});
     return resultMessage(request.id, session.stateless ? decorateModernResult(method, result, gateway.serverInfo) : result);
   } catch (err) {
-    if (err instanceof RpcError) return errorMessage(request.id, err.toObject());
-    gateway.log.error({ err, method }, 'handler failed');
-    return errorMessage(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${(err as Error).message}` });
+    if (!(err instanceof RpcError) && !(err instanceof SluiceError)) gateway.log.error({ err, method }, 'handler failed');
+    return errorMessage(request.id, toWire(err));
   } finally {
     session.inflight.delete(request.id);
   }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { GatewayConfig, ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { ErrorCode, notification, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { SluiceError } from '../protocol/errors.js';
 import { META } from '../protocol/modern.js';
 import { Upstream } from '../upstream/upstream.js';
 import { SLUICE_VERSION } from '../version.js';
@@ -31,6 +32,13 @@ export interface Listener {
 }
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** What an upstream may ask of its client, and the client capability each needs (by the upstream's method name). */
+const CLIENT_REQUESTS = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+]);
 
 /** Capabilities capped to what a shared upstream may ask of "its client": never roots (see README). */
 const SHARED_CLIENT_CAPABILITIES: Params = { sampling: {}, elicitation: {} };
@@ -336,17 +344,17 @@ export class Gateway {
       const sessions = new Set(records.map((r) => r.session));
       if (sessions.size === 1) target = records[0];
       else if (sessions.size > 1) {
-        throw new RpcError(ErrorCode.InternalError, `sluice cannot tell which of ${sessions.size} clients "${req.method}" is for; run server "${upstream.name}" with mode: per-session`);
+        throw new SluiceError('NO_CLIENT', `sluice cannot tell which of ${sessions.size} clients "${req.method}" is for; run server "${upstream.name}" with mode: per-session`);
       }
     }
-    if (!target) throw new RpcError(ErrorCode.InternalError, `no client call is in flight for "${req.method}" to answer`);
-    const needed = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' }[req.method];
+    if (!target) throw new SluiceError('NO_CLIENT', `no client call is in flight for "${req.method}" to answer`);
+    const needed = CLIENT_REQUESTS.get(req.method);
     if (!needed) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
     const session = target.session;
     if (!session.clientCapabilities[needed]) throw new RpcError(ErrorCode.InvalidRequest, `the client did not declare the "${needed}" capability`);
     // A stateless client cannot receive requests: the question goes back to it inside an input_required result.
     if (target.parked) return target.parked.ask(req.method, req.params);
-    if (session.stateless) throw new RpcError(ErrorCode.InternalError, `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
+    if (session.stateless) throw new SluiceError('NO_CLIENT', `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
     return session.request(req.method, req.params, target.requestId);
   }
 

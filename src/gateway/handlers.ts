@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, notification, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { isLocal } from '../protocol/errors.js';
 import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -148,10 +149,10 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
       } catch (err) {
         // The server went away or never answered: that is the tool failing, which the model should read, not a
         // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
-        if (err instanceof RpcError && err.code === ErrorCode.UpstreamUnavailable) {
+        if (isLocal(err, 'UPSTREAM_UNAVAILABLE')) {
           return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
         }
-        if (err instanceof RpcError && err.code === ErrorCode.RequestTimeout && !ctx.signal.aborted) {
+        if (isLocal(err, 'UPSTREAM_TIMEOUT') && !ctx.signal.aborted) {
           return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
         }
         throw err;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
+import { SluiceError } from '../protocol/errors.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Principal } from '../identity/principal.js';
@@ -58,14 +59,14 @@ export class ClientSession {
 
   /** Sends a request to the client (sampling, elicitation, roots) and waits for its answer. */
   request(method: string, params: Params | undefined, relatedTo: RequestId | undefined, signal?: AbortSignal): Promise<Params> {
-    if (this.closed) return Promise.reject(new RpcError(ErrorCode.InternalError, 'client session has ended'));
+    if (this.closed) return Promise.reject(new SluiceError('SESSION_ENDED', 'client session has ended'));
     const id = `sluice-${this.nextOutgoingId++}`;
     return new Promise<Params>((resolve, reject) => {
       const numeric = this.nextOutgoingId - 1;
       const onAbort = () => {
         this.outgoing.delete(numeric);
         this.channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the server' } }, relatedTo);
-        reject(new RpcError(ErrorCode.RequestTimeout, 'request cancelled'));
+        reject(new SluiceError('CANCELLED', 'request cancelled'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.outgoing.set(numeric, {
@@ -91,7 +92,7 @@ export class ClientSession {
     if (this.closed) return;
     this.closed = true;
     for (const c of this.inflight.values()) c.abort('client session ended');
-    for (const p of this.outgoing.values()) p.reject(new RpcError(ErrorCode.InternalError, 'client session ended'));
+    for (const p of this.outgoing.values()) p.reject(new SluiceError('SESSION_ENDED', 'client session ended'));
     this.outgoing.clear();
   }
 }

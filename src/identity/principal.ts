@@ -13,6 +13,11 @@ export interface Principal {
   tokenHash?: string;
 }
 
+/** The role of a declared agent; the name may come from a token file, so it is looked up as an own property only. */
+function roleOf(security: SecurityConfig, agent: string): string | undefined {
+  return Object.hasOwn(security.agents, agent) ? security.agents[agent].role : undefined;
+}
+
 export type Resolution = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; reason: string };
 
 /**
@@ -23,7 +28,7 @@ export type Resolution = { ok: true; principal: Principal } | { ok: false; statu
 export function resolveBearer(header: string | undefined, security: SecurityConfig, tokens: TokenStore, hashOf: (t: string) => string): Resolution {
   if (!security.authRequired) {
     const agent = security.anonymousAgent as string;
-    return { ok: true, principal: { agent, role: security.agents[agent]?.role, via: 'anonymous' } };
+    return { ok: true, principal: { agent, role: roleOf(security, agent), via: 'anonymous' } };
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) return { ok: false, status: 401, reason: header ? 'malformed Authorization header; expected "Bearer <token>"' : 'missing bearer token' };
@@ -35,7 +40,7 @@ export function resolveBearer(header: string | undefined, security: SecurityConf
   }
   if (!agent) return { ok: false, status: 401, reason: 'invalid token' };
   if (agent === ADMIN) return { ok: true, principal: { agent, via: 'token', tokenHash: hashOf(match[1]) } };
-  const role = security.agents[agent]?.role;
+  const role = roleOf(security, agent);
   // A token for an agent that was since removed from the config is no longer anyone.
   if (!role) return { ok: false, status: 401, reason: `token belongs to agent "${agent}", which the config no longer declares` };
   return { ok: true, principal: { agent, role, via: 'token', tokenHash: hashOf(match[1]) } };
@@ -45,5 +50,5 @@ export function resolveBearer(header: string | undefined, security: SecurityConf
 export function stdioPrincipal(security: SecurityConfig): Principal | undefined {
   const agent = security.stdioAgent ?? (security.authRequired ? undefined : security.anonymousAgent);
   if (!agent) return undefined;
-  return { agent, role: security.agents[agent]?.role, via: 'stdio' };
+  return { agent, role: roleOf(security, agent), via: 'stdio' };
 }

@@ -47,14 +47,20 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Implementation-defined server error: what the HTTP front answers with a 4xx status (bad headers, 401, 403, 405…). */
+  TransportError: -32000,
+  /** A legacy session id that is unknown or not the presenter's (with HTTP 404), as the MCP SDK's servers send it. */
+  SessionNotFound: -32001,
   /** MCP: a resource URI no server owns. */
   ResourceNotFound: -32002,
-  /** sluice: the upstream that owns the target is not reachable right now. */
-  UpstreamUnavailable: -32004,
   /** sluice refused a resource read or prompt get (tools get an isError result instead). */
   Forbidden: -32003,
-  /** Cancelled or timed out while waiting for an upstream. */
-  RequestTimeout: -32001,
+  /** sluice: the upstream that owns the target is not reachable right now. */
+  UpstreamUnavailable: -32004,
+  /** sluice: the upstream did not answer in time. */
+  UpstreamTimeout: -32005,
+  /** The request was cancelled (the number LSP uses for the same thing). */
+  RequestCancelled: -32800,
 } as const;
 
 /** A wire error: carries a JSON-RPC code and is sent to the client as is. */

@@ -69,7 +69,7 @@ export class HttpFront {
   private route(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     const refusal = checkLocalRequest(this.gateway.config, req);
-    if (refusal) return this.reply(res, jsonError(403, -32000, `Forbidden: ${refusal}`));
+    if (refusal) return this.reply(res, jsonError(403, ErrorCode.TransportError, `Forbidden: ${refusal}`));
     if (path === '/healthz' && req.method === 'GET') return this.reply(res, { status: 200, body: { status: 'ok' } as never });
     if (path === '/readyz' && req.method === 'GET') {
       const status = this.gateway.status();
@@ -81,7 +81,7 @@ export class HttpFront {
     const who = authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {
       const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-      return this.reply(res, { ...jsonError(who.status, -32000, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
+      return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
     }
     const principal = who.principal;
     if (req.method === 'POST') return void this.post(req, res, principal).catch((err: Error) => {
@@ -91,7 +91,7 @@ export class HttpFront {
     });
     if (req.method === 'GET') return this.get(req, res, principal);
     if (req.method === 'DELETE') return void this.delete(req, res, principal);
-    this.reply(res, { ...jsonError(405, -32000, `Method not allowed: ${req.method}`), headers: { allow: 'GET, POST, DELETE' } });
+    this.reply(res, { ...jsonError(405, ErrorCode.TransportError, `Method not allowed: ${req.method}`), headers: { allow: 'GET, POST, DELETE' } });
   }
 
   private reply(res: ServerResponse, r: Reply): void {
@@ -137,7 +137,7 @@ export class HttpFront {
   private async post(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
     const type = req.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) {
-      return this.reply(res, jsonError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+      return this.reply(res, jsonError(415, ErrorCode.TransportError, 'Unsupported Media Type: Content-Type must be application/json'));
     }
     const text = await this.readBody(req, res);
     if (text === undefined) return;
@@ -251,11 +251,11 @@ export class HttpFront {
    */
   private findSession(req: IncomingMessage, res: ServerResponse, principal: Principal, headerVersion: string | undefined): HttpSession | undefined {
     const id = header(req, 'mcp-session-id');
-    if (!id) return void this.reply(res, jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+    if (!id) return void this.reply(res, jsonError(400, ErrorCode.TransportError, 'Bad Request: Mcp-Session-Id header is required'));
     const http = this.sessions.get(id);
-    if (!http || http.owner !== clientKey(req, principal)) return void this.reply(res, jsonError(404, -32001, 'Session not found'));
+    if (!http || http.owner !== clientKey(req, principal)) return void this.reply(res, jsonError(404, ErrorCode.SessionNotFound, 'Session not found'));
     if (headerVersion !== undefined && headerVersion !== http.session.protocolVersion && !ALL_VERSIONS.includes(headerVersion)) {
-      return void this.reply(res, jsonError(400, -32000, `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${ALL_VERSIONS.join(', ')})`));
+      return void this.reply(res, jsonError(400, ErrorCode.TransportError, `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${ALL_VERSIONS.join(', ')})`));
     }
     http.session.lastSeen = Date.now();
     return http;
@@ -263,11 +263,11 @@ export class HttpFront {
 
   private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
     if (!/text\/event-stream/i.test(req.headers.accept ?? '')) {
-      return this.reply(res, jsonError(406, -32000, 'Not Acceptable: GET /mcp needs Accept: text/event-stream'));
+      return this.reply(res, jsonError(406, ErrorCode.TransportError, 'Not Acceptable: GET /mcp needs Accept: text/event-stream'));
     }
     const http = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
     if (!http) return;
-    if (http.stream && !http.stream.closed) return this.reply(res, jsonError(409, -32000, 'Conflict: this session already has an open event stream'));
+    if (http.stream && !http.stream.closed) return this.reply(res, jsonError(409, ErrorCode.TransportError, 'Conflict: this session already has an open event stream'));
     http.stream = new EventStream(res);
   }
 

@@ -12,6 +12,7 @@ import {
   type JsonRpcRequest,
   type Params,
 } from '../protocol/jsonrpc.js';
+import { SluiceError, toWire } from '../protocol/errors.js';
 import type { MessageTransport } from '../protocol/transport.js';
 
 export interface RequestOptions {
@@ -29,8 +30,8 @@ interface Pending {
   deadline: number;
   resolve(result: Params): void;
   reject(err: Error): void;
-  /** Gives up on the request: tells the upstream, and fails the caller with `message`. */
-  cancel(message: string, reason: string): void;
+  /** Gives up on the request: tells the upstream, and fails the caller with `error`. */
+  cancel(error: SluiceError, reason: string): void;
   timeoutMessage(): string;
 }
 
@@ -51,7 +52,7 @@ export class RpcPeer {
     transport.onmessage = (m) => this.receive(m);
     const previousClose = transport.onclose;
     transport.onclose = () => {
-      this.failAll(new RpcError(ErrorCode.UpstreamUnavailable, 'upstream connection closed'));
+      this.failAll(new SluiceError('UPSTREAM_UNAVAILABLE', 'upstream connection closed'));
       previousClose?.();
     };
   }
@@ -65,15 +66,15 @@ export class RpcPeer {
         this.pending.delete(id);
         signal?.removeEventListener('abort', onAbort);
       };
-      const onAbort = () => this.pending.get(id)?.cancel('request cancelled', String(signal?.reason ?? 'cancelled'));
+      const onAbort = () => this.pending.get(id)?.cancel(new SluiceError('CANCELLED', 'request cancelled'), String(signal?.reason ?? 'cancelled'));
       this.pending.set(id, {
         deadline: performance.now() + options.timeoutMs,
         resolve: (r) => (settle(), resolve(r)),
         reject: (e) => (settle(), reject(e)),
-        cancel: (message, reason) => {
+        cancel: (error, reason) => {
           settle();
           void this.notify('notifications/cancelled', { requestId: id, reason });
-          reject(new RpcError(ErrorCode.RequestTimeout, message));
+          reject(error);
         },
         timeoutMessage: () => `upstream did not answer ${method} within ${options.timeoutMs} ms`,
       });
@@ -83,7 +84,7 @@ export class RpcPeer {
       }
       this.ensureSweeper();
       const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.transport.send(message).catch((err: Error) => this.pending.get(id)?.reject(new RpcError(ErrorCode.UpstreamUnavailable, err.message)));
+      this.transport.send(message).catch((err: Error) => this.pending.get(id)?.reject(new SluiceError('UPSTREAM_UNAVAILABLE', err.message)));
     });
   }
 
@@ -95,7 +96,7 @@ export class RpcPeer {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => {
       const now = performance.now();
-      for (const p of this.pending.values()) if (p.deadline <= now) p.cancel(p.timeoutMessage(), 'timeout');
+      for (const p of this.pending.values()) if (p.deadline <= now) p.cancel(new SluiceError('UPSTREAM_TIMEOUT', p.timeoutMessage()), 'timeout');
       if (this.pending.size === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
@@ -110,7 +111,7 @@ export class RpcPeer {
   }
 
   close(): Promise<void> {
-    this.failAll(new RpcError(ErrorCode.UpstreamUnavailable, 'upstream connection closed'));
+    this.failAll(new SluiceError('UPSTREAM_UNAVAILABLE', 'upstream connection closed'));
     return this.transport.close();
   }
 
@@ -131,8 +132,7 @@ export class RpcPeer {
       this.handlers.onRequest(message).then(
         (result) => this.transport.send(resultMessage(message.id, result)),
         (err: unknown) => {
-          const e = err instanceof RpcError ? err : new RpcError(ErrorCode.InternalError, (err as Error).message ?? String(err));
-          return this.transport.send(errorMessage(message.id, e.toObject()));
+          return this.transport.send(errorMessage(message.id, toWire(err)));
         },
       ).catch(() => undefined);
     } else if (isNotification(message)) {

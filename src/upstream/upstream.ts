@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { ErrorCode, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
+import { SluiceError } from '../protocol/errors.js';
+import { type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
 import { RpcPeer, type RequestOptions } from './peer.js';
@@ -28,11 +29,12 @@ const LIST_METHODS: Record<ListKind, { method: string; field: string; capability
   prompts: { method: 'prompts/list', field: 'prompts', capability: 'prompts' },
 };
 
-const LIST_CHANGED: Record<string, ListKind[]> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
-  'notifications/prompts/list_changed': ['prompts'],
-};
+/** By notification method; a Map, because the method is whatever the upstream sent. */
+const LIST_CHANGED = new Map<string, ListKind[]>([
+  ['notifications/tools/list_changed', ['tools']],
+  ['notifications/resources/list_changed', ['resources', 'resourceTemplates']],
+  ['notifications/prompts/list_changed', ['prompts']],
+]);
 
 export interface UpstreamEvents {
   /** Its lists changed (or it came or went): the merged catalog must be rebuilt. */
@@ -106,7 +108,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   request(method: string, params: Params | undefined, options: Partial<RequestOptions> = {}): Promise<Params> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) {
-      return Promise.reject(new RpcError(ErrorCode.UpstreamUnavailable, `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
+      return Promise.reject(new SluiceError('UPSTREAM_UNAVAILABLE', `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
     }
     return peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
   }
@@ -248,7 +250,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   }
 
   private onNotification(n: JsonRpcNotification): void {
-    const kinds = LIST_CHANGED[n.method];
+    const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {
       for (const k of kinds) void this.refresh(k);
       return;
