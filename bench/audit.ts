@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { UnsealedRecord } from '../src/audit/chain.js';
 import { AuditLog } from '../src/audit/log.js';
-import { SqliteAuditStore } from '../src/audit/store.js';
+import { SqliteAuditStore } from '../src/audit/sqlite-store.js';
 import { recordOf } from '../src/audit/from-decision.js';
 
 export interface AuditFigure {

@@ -8,8 +8,12 @@
 import { parseConfig } from '../src/config/load.js';
 import type { ServerConfig } from '../src/config/schema.js';
 import { silentLogger } from '../src/log.js';
-import { runToolCall } from '../src/policy/chokepoint.js';
+import { AuditRecorder } from '../src/audit/recorder.js';
+import { MemoryTokenStore } from '../src/identity/tokens.js';
+import { runChecked } from '../src/policy/chokepoint.js';
+import { Hooks } from '../src/policy/hooks.js';
 import { Security } from '../src/policy/security.js';
+import { memoryState } from '../src/state/memory-state.js';
 import type { Params } from '../src/protocol/jsonrpc.js';
 
 const CONFIG = `
@@ -44,9 +48,10 @@ export interface ChokepointFigure {
 
 export async function measureChokepoint(calls = 20_000): Promise<ChokepointFigure[]> {
   const config = parseConfig(CONFIG, 'bench.yaml', {});
-  const security = new Security(config, silentLogger);
-  await security.start();
-  security.on('decision', () => undefined); // a listener, as the audit log will be
+  const state = memoryState();
+  // The recorder without an audit log, with a decision listener as telemetry would have: what is measured is the pipeline.
+  const recorder = new AuditRecorder(undefined, silentLogger, 1024, () => undefined);
+  const security = new Security(config, { ...state, tokens: new MemoryTokenStore(), hooks: new Hooks([], () => undefined), recorder });
   const server = config.servers[0] as ServerConfig;
   const tool: Params = { name: 'everything__echo', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };
   const figures: ChokepointFigure[] = [];
@@ -54,16 +59,15 @@ export async function measureChokepoint(calls = 20_000): Promise<ChokepointFigur
     const result: Params = { content: [{ type: 'text', text: prose(bytes) }] };
     const execute = async () => result;
     const call = () =>
-      runToolCall({
+      runChecked({
+        method: 'tools/call',
         security,
         principal: { agent: 'bench', role: 'developer', via: 'token' },
         holder: { id: 'bench-session', agent: 'bench', stateless: false },
         transport: 'http',
-        name: 'everything__echo',
+        target: 'everything__echo',
         arguments: { message: 'hello' },
-        tool,
-        server,
-        upstreamName: 'echo',
+        resolve: () => ({ server, upstreamName: 'echo', definition: tool }),
         execute,
       });
     const n = bytes > 4096 ? Math.max(500, Math.floor(calls / 20)) : calls;

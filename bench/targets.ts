@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TokenStore } from '../src/identity/tokens.js';
+import { FileTokenStore } from '../src/identity/tokens.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
 import { assertLoopbackOnly } from './loopback.js';
 import { bin, EVERYTHING, ROOT } from './paths.js';
@@ -142,7 +142,7 @@ async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noau
   const tokensFile = path.join(dir, 'tokens.json');
   writeFileSync(config, [...sluiceConfig(secure, tokensFile, pathName === 'sluice'), ''].join('\n'));
   // Through sluice's own token store, so the bench never depends on how the file is laid out.
-  const headers: Record<string, string> = secure ? { authorization: `Bearer ${new TokenStore(tokensFile).create('bench').token}` } : {};
+  const headers: Record<string, string> = secure ? { authorization: `Bearer ${new FileTokenStore(tokensFile).create('bench').token}` } : {};
   const child = startProcess(
     pathName,
     process.execPath,

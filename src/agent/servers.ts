@@ -1,7 +1,6 @@
-import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/schema.js';
-import { WebSocketClientTransport } from '../protocol/ws-client-transport.js';
+import { createClientTransport } from '../protocol/client-transport.js';
 import { SLUICE_VERSION } from '../version.js';
 
 /** What one server offers, as its SDK client listed it. */
@@ -13,20 +12,6 @@ export interface ServerOffer {
   templates: Awaited<ReturnType<Client['listResourceTemplates']>>['resourceTemplates'];
   prompts: Awaited<ReturnType<Client['listPrompts']>>['prompts'];
   instructions?: string;
-}
-
-function transportFor(server: ServerConfig): Transport {
-  switch (server.transport) {
-    case 'stdio':
-      return new StdioClientTransport({ command: server.command, args: server.args, env: { ...process.env, ...server.env } as Record<string, string>, cwd: server.cwd, stderr: 'ignore' });
-    case 'http':
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
-    case 'sse':
-      return new SSEClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
-    case 'ws':
-      // Same start/send/close seam as the SDK's transports; only the message type is our own.
-      return new WebSocketClientTransport(server.url, server.headers) as unknown as Transport;
-  }
 }
 
 /**
@@ -44,7 +29,9 @@ export class AgentServers {
     await Promise.all(
       servers.map(async (server) => {
         const client = new Client({ name: 'sluice-agent', version: SLUICE_VERSION }, { capabilities: {} });
-        await client.connect(transportFor(server));
+        // The gateway's own transports and stdio environment; no onStderr, so a stdio server's logging is
+        // dropped rather than landing in the agent's terminal.
+        await client.connect(createClientTransport(server));
         const offer: ServerOffer = { name: server.name, client, tools: [], resources: [], templates: [], prompts: [], instructions: client.getInstructions() };
         await self.read(offer);
         for (const method of ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'] as const) {

@@ -1,4 +1,5 @@
-import type { ApprovalRequest, Approver, Security } from '../policy/security.js';
+import type { Recorder } from '../policy/decision.js';
+import type { ApprovalRequest, Approver } from '../policy/security.js';
 import type { ApprovalQueue, Verdict } from './queue.js';
 
 export interface ApproverOptions {
@@ -13,10 +14,10 @@ export interface ApproverOptions {
  * request waits in the queue for the console or the CLI (operator token) — or, where allowed, the client's
  * own user — while the client is kept alive with progress notifications. Every step is recorded.
  */
-export function createApprover(queue: ApprovalQueue, security: Security, options: ApproverOptions): Approver {
+export function createApprover(queue: ApprovalQueue, recorder: Recorder, options: ApproverOptions): Approver {
   return async (request: ApprovalRequest) => {
     const record = (outcome: 'requested' | 'granted' | 'denied' | 'expired', reason: string, by?: string) =>
-      security.record({
+      recorder.record({
         time: new Date().toISOString(),
         agent: request.principal.agent,
         session: request.sessionId,
@@ -32,11 +33,11 @@ export function createApprover(queue: ApprovalQueue, security: Security, options
         durationMs: 0,
       });
 
-    if (queue.covered(request, request.definition)) {
+    if (await queue.covered(request)) {
       await record('granted', 'covered by an earlier grant', 'grant');
       return { granted: true };
     }
-    const { pending, verdict } = queue.ask(request, request.definition);
+    const { pending, verdict } = await queue.ask(request);
     await record('requested', request.refusal.reason);
 
     let beat = 0;
@@ -48,7 +49,7 @@ export function createApprover(queue: ApprovalQueue, security: Security, options
         .askClient(`Allow ${request.principal.agent} to call ${request.tool}? ${request.refusal.reason}`, request.arguments)
         .then((answer) => {
           if (answer === undefined) return;
-          queue.decide(pending.id, { approve: answer, scope: 'once', by: `the user of ${request.principal.agent}'s client` });
+          return queue.decide(pending.id, { approve: answer, scope: 'once', by: `the user of ${request.principal.agent}'s client` });
         })
         .catch(() => undefined); // decided elsewhere first, or the client could not ask: the queue still decides
     }

@@ -19,6 +19,8 @@ export interface AuditRecord {
   step?: string;
   rule?: string;
   reason?: string;
+  /** For refused logins: the address and token fingerprint of who knocked. */
+  client?: string;
   /** Arguments after redaction, capped in size; `argumentsHash` is over the full value. */
   arguments?: string;
   argumentsHash?: string;
@@ -74,12 +76,12 @@ export type Verification = { ok: true; checked: number; head?: { seq: number; ha
  * Walks records in order and checks each one: its hash is right for its content, it names the hash before
  * it, and the sequence has no gap. Any edit, deletion, insertion or reordering breaks one of these.
  */
-export function verifyChain(records: Iterable<StoredRecord>, start: { seq: number; hash: string } = { seq: 0, hash: GENESIS }): Verification {
+export async function verifyChain(records: AsyncIterable<StoredRecord> | Iterable<StoredRecord>, start: { seq: number; hash: string } = { seq: 0, hash: GENESIS }): Promise<Verification> {
   let prev = start.hash;
   let expected = start.seq + 1;
   let checked = 0;
   let last: StoredRecord | undefined;
-  for (const r of records) {
+  for await (const r of records) {
     if (r.seq !== expected) return { ok: false, checked, brokenAt: r.seq, reason: `expected record ${expected}, found ${r.seq} (a record was deleted, inserted or moved)` };
     if (r.prevHash !== prev) return { ok: false, checked, brokenAt: r.seq, reason: 'it does not follow the record before it (prevHash differs)' };
     if (hashRecord(r.prevHash, r.seq, r.body) !== r.hash) return { ok: false, checked, brokenAt: r.seq, reason: 'its content does not match its hash (it was edited)' };

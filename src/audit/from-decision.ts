@@ -20,6 +20,7 @@ export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedR
     step: event.step,
     rule: event.rule,
     reason: event.reason,
+    client: event.client,
     arguments: args?.text,
     argumentsHash: args?.hash,
     result: result?.text,

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditRecord, UnsealedRecord } from './chain.js';
 import type { HeadSigner } from './signing.js';
 import type { AuditStore } from './store.js';
@@ -6,8 +7,11 @@ import { anchorTarget } from './verify.js';
 
 interface Waiting {
   record: UnsealedRecord;
-  resolve(r: AuditRecord): void;
+  resolve(r: AuditRecord | undefined): void;
   reject(e: Error): void;
+  deadline: number;
+  /** The writer stopped waiting (its deadline passed); the record itself stays queued and still lands. */
+  gaveUp: boolean;
 }
 
 export interface AuditLogOptions {
@@ -16,70 +20,166 @@ export interface AuditLogOptions {
   signIntervalMs?: number;
   /** Records older than this are pruned (an anchor record keeps the rest verifiable). */
   retentionMs?: number;
+  /** How long a writer waits for its record to be committed before it gives up (the record stays queued). */
+  commitTimeoutMs?: number;
+  /** Most records waiting; past it, records marked droppable are counted instead of queued. */
+  maxQueue?: number;
+  /** Most records per transaction. */
+  maxBatch?: number;
+  /** Told when the store refuses a batch (first failure of a streak) and when it takes records again. */
+  onStoreTrouble?: (event: { failing: boolean; error?: string; waiting: number }) => void;
+}
+
+export interface WriteOptions {
+  /**
+   * A refusal while the log is backed up may be counted instead of queued, so a flood of refused calls
+   * cannot grow the queue without bound. Records of calls that executed are never droppable.
+   */
+  droppable?: boolean;
 }
 
 /**
- * The hash-chained log with group commit: records written in the same turn of the event loop go to the
- * store in one transaction, and each writer's promise resolves only once its record is committed — so a
- * caller that awaits it knows the record is durable before it lets a result go out.
+ * The hash-chained log with group commit, written off the request path: records queue, one writer commits
+ * them in batches, and each writer's promise resolves once its record is committed — so a caller that awaits
+ * it knows the record is durable before it lets a result go out. A store that fails (a lock held by another
+ * process, a database down) delays records, never other traffic: the batch goes back to the front of the
+ * queue and is tried again with backoff, in order, until it lands.
  */
 export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   private queue: Waiting[] = [];
-  private scheduled = false;
+  private draining = false;
+  private closed = false;
+  private failing = false;
+  private uncounted = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private lastSigned = -1;
+  private readonly commitTimeoutMs: number;
+  private readonly maxQueue: number;
+  private readonly maxBatch: number;
 
   constructor(
     readonly store: AuditStore,
     private readonly options: AuditLogOptions = {},
   ) {
     super();
+    this.commitTimeoutMs = options.commitTimeoutMs ?? 30_000;
+    this.maxQueue = options.maxQueue ?? 100_000;
+    this.maxBatch = options.maxBatch ?? 2_000;
     if (options.signer) {
-      const t = setInterval(() => this.signHead(), options.signIntervalMs ?? 60_000);
+      const t = setInterval(() => void this.signHead().catch(() => undefined), options.signIntervalMs ?? 60_000);
       t.unref();
       this.timers.push(t);
     }
     if (options.retentionMs) {
-      const t = setInterval(() => void this.pruneOlderThan(options.retentionMs!), 3_600_000);
+      const t = setInterval(() => void this.pruneOlderThan(options.retentionMs!).catch(() => undefined), 3_600_000);
       t.unref();
       this.timers.push(t);
     }
   }
 
-  write(record: UnsealedRecord): Promise<AuditRecord> {
+  /** Records waiting to be committed. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** The queue is full: new calls should be refused before they run. */
+  get backedUp(): boolean {
+    return this.queue.length >= this.maxQueue;
+  }
+
+  /**
+   * Queues a record; resolves with it sealed once committed. Rejects when the log is closed, or when the
+   * record was not committed within the commit timeout — it stays queued and lands later all the same.
+   * A droppable record while the log is backed up resolves at once with undefined (it is counted instead).
+   */
+  write(record: UnsealedRecord, options: WriteOptions = {}): Promise<AuditRecord | undefined> {
+    if (this.closed) return Promise.reject(new Error('the audit log is closed'));
+    if (options.droppable && this.backedUp) {
+      this.uncounted++;
+      return Promise.resolve(undefined);
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ record, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
+      this.queue.push({ record, resolve, reject, deadline: performance.now() + this.commitTimeoutMs, gaveUp: false });
+      if (!this.draining) {
+        this.draining = true;
+        // Everything written in this turn of the event loop goes into one transaction.
+        setImmediate(() => void this.drain());
       }
     });
   }
 
-  /** Commits everything queued in one transaction. */
-  flush(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    if (batch.length === 0) return;
-    this.queue = [];
-    let sealed: AuditRecord[];
-    try {
-      sealed = this.store.append(batch.map((w) => w.record));
-    } catch (err) {
-      for (const w of batch) w.reject(err as Error);
-      return;
+  private async drain(): Promise<void> {
+    let backoff = 1;
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, this.maxBatch);
+      let sealed: AuditRecord[];
+      try {
+        sealed = await this.store.append(batch.map((w) => w.record));
+      } catch (err) {
+        this.trouble(true, (err as Error).message);
+        this.expireWaiters();
+        if (this.closed && backoff >= 50) break;
+        await sleep(backoff);
+        backoff = Math.min(50, backoff * 2);
+        continue;
+      }
+      backoff = 1;
+      this.queue.splice(0, batch.length);
+      this.trouble(false);
+      batch.forEach((w, i) => (w.gaveUp ? undefined : w.resolve(sealed[i])));
+      this.emit('appended', sealed);
+      this.noteUncounted();
     }
-    batch.forEach((w, i) => w.resolve(sealed[i]));
-    this.emit('appended', sealed);
+    this.draining = false;
+  }
+
+  /** Writers whose deadline passed are told so; their records stay in the queue. */
+  private expireWaiters(): void {
+    const now = performance.now();
+    for (const w of this.queue) {
+      if (w.gaveUp || w.deadline > now) continue;
+      w.gaveUp = true;
+      w.reject(new Error(`the audit record was not committed within ${Math.round(this.commitTimeoutMs / 1000)} s (it is still queued)`));
+    }
+  }
+
+  private trouble(failing: boolean, error?: string): void {
+    if (failing === this.failing) return;
+    this.failing = failing;
+    this.options.onStoreTrouble?.({ failing, error, waiting: this.queue.length });
+  }
+
+  /** Once the backlog has cleared, one record says how many refusals were counted instead of recorded. */
+  private noteUncounted(): void {
+    if (this.uncounted === 0 || this.queue.length > this.maxQueue / 2) return;
+    const n = this.uncounted;
+    this.uncounted = 0;
+    void this.write({
+      time: new Date().toISOString(),
+      kind: 'decision',
+      agent: 'sluice',
+      session: '-',
+      transport: '-',
+      method: 'audit/backlog',
+      target: 'refusals-counted',
+      outcome: 'deny',
+      reason: `${n} refusal${n === 1 ? ' was' : 's were'} counted here instead of recorded one by one, while the audit log was backed up`,
+    }).catch(() => undefined);
+  }
+
+  /** Resolves when everything queued so far is committed (or the store keeps failing past `timeoutMs`). */
+  async settle(timeoutMs = 10_000): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    while ((this.queue.length > 0 || this.draining) && performance.now() < until) await sleep(5);
   }
 
   /** Signs the current head if it moved since the last signature. */
-  signHead(): void {
+  async signHead(): Promise<void> {
     const signer = this.options.signer;
     if (!signer) return;
-    const head = this.store.head();
+    const head = await this.store.head();
     if (head.seq === 0 || head.seq === this.lastSigned) return;
-    this.store.addSignature({ seq: head.seq, hash: head.hash, signature: signer.sign(head.seq, head.hash), time: new Date().toISOString() });
+    await this.store.addSignature({ seq: head.seq, hash: head.hash, signature: signer.sign(head.seq, head.hash), time: new Date().toISOString() });
     this.lastSigned = head.seq;
   }
 
@@ -89,16 +189,20 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
    */
   async pruneOlderThan(ms: number): Promise<number> {
     const cutoff = new Date(Date.now() - ms).toISOString();
-    const old = this.store.query({ until: cutoff, newestFirst: true, limit: 1 })[0];
+    const old = (await this.store.query({ until: cutoff, newestFirst: true, limit: 1 }))[0];
     if (!old) return 0;
     await this.write({ time: new Date().toISOString(), kind: 'anchor', agent: 'sluice', session: '-', transport: '-', method: 'audit/prune', target: anchorTarget(old.seq, old.hash), outcome: 'allow' });
     return this.store.prune(old.seq + 1);
   }
 
-  close(): void {
+  /** Commits what is queued (waiting a while for a store that is failing), signs the head, closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
     for (const t of this.timers) clearInterval(t);
-    this.flush();
-    this.signHead();
-    this.store.close();
+    await this.settle();
+    this.closed = true;
+    await this.signHead().catch(() => undefined);
+    for (const w of this.queue.splice(0)) if (!w.gaveUp) w.reject(new Error('the audit log closed before this record could be committed'));
+    await this.store.close();
   }
 }

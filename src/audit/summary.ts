@@ -11,6 +11,17 @@ const REDACT_ALL = { secret: 'redact', pii: 'redact', injection: 'label' } as co
  */
 export function summarise(value: unknown, maxBytes: number, alreadyClean = false): { text: string; hash: string } | undefined {
   if (value === undefined) return undefined;
+  try {
+    return summariseValue(value, maxBytes, alreadyClean);
+  } catch (err) {
+    // Nesting too deep for the stack, a cycle a hook made: the record is still written, with what it could not hold.
+    const reason = err instanceof RangeError ? 'nested too deeply (or cyclic) to serialise' : `could not be serialised: ${(err as Error).message}`;
+    const text = `[not recorded: the value ${reason}]`;
+    return { text, hash: sha256(text) };
+  }
+}
+
+function summariseValue(value: unknown, maxBytes: number, alreadyClean: boolean): { text: string; hash: string } {
   // `alreadyClean`: the chokepoint scanned this very value with every filter on and found nothing.
   const redacted = !alreadyClean && value !== null && typeof value === 'object' ? scanPayload(value as Record<string, unknown>, REDACT_ALL).value : value;
   const full = canonicalJson(redacted);

@@ -3,7 +3,7 @@ import { verifySignature } from './signing.js';
 import type { AuditStore } from './store.js';
 
 export type AuditVerification =
-  | { ok: true; checked: number; signaturesChecked: number; anchorSeq: number }
+  | { ok: true; checked: number; signaturesChecked: number; anchorSeq: number; /** The last record verified. */ head: { seq: number; hash: string } }
   | { ok: false; checked: number; brokenAt: number; reason: string };
 
 /** The target an anchor record names: proof, inside the chain, of where pruning moved its start. */
@@ -13,22 +13,22 @@ export const anchorTarget = (seq: number, hash: string) => `pruned-through:${seq
  * Verifies the whole log: the chain from its anchor (after pruning, the anchor must itself be attested by an
  * anchor record in the chain), and with a public key, every signed head that is still in the log.
  */
-export function verifyStore(store: AuditStore, publicKeyPem?: string, resume?: Checkpoint): AuditVerification {
-  const anchor = store.anchor();
+export async function verifyStore(store: AuditStore, publicKeyPem?: string, resume?: Checkpoint): Promise<AuditVerification> {
+  const anchor = await store.anchor();
   // Resuming checks only what came after a point an earlier full pass verified (when the anchor still fits).
   if (resume && resume.seq >= anchor.seq && publicKeyPem === undefined) return verifyFrom(store, resume);
   const hashes = new Map<number, string>();
   let attested = anchor.seq === 0;
   let editedColumns: number | undefined;
-  const seen = function* (): Generator<StoredRecord> {
-    for (const r of store.iterate()) {
+  const seen = async function* (): AsyncGenerator<StoredRecord> {
+    for await (const r of store.iterate()) {
       if (!r.columnsMatch && editedColumns === undefined) editedColumns = r.seq;
       hashes.set(r.seq, r.hash);
       if (r.kind === 'anchor' && r.target === anchorTarget(anchor.seq, anchor.hash)) attested = true;
       yield r;
     }
   };
-  const chain = verifyChain(seen(), anchor);
+  const chain = await verifyChain(seen(), anchor);
   if (!chain.ok) return chain;
   if (editedColumns !== undefined) {
     return { ok: false, checked: chain.checked, brokenAt: editedColumns, reason: 'its searchable columns differ from its hashed content (they were edited)' };
@@ -38,7 +38,7 @@ export function verifyStore(store: AuditStore, publicKeyPem?: string, resume?: C
   }
   let signaturesChecked = 0;
   if (publicKeyPem !== undefined) {
-    const signatures = store.signatures().filter((s) => s.seq > anchor.seq);
+    const signatures = (await store.signatures()).filter((s) => s.seq > anchor.seq);
     if (chain.checked > 0 && signatures.length === 0) {
       return { ok: false, checked: chain.checked, brokenAt: anchor.seq + 1, reason: 'no signed chain head: the signatures are gone, or the log was replaced' };
     }
@@ -51,7 +51,7 @@ export function verifyStore(store: AuditStore, publicKeyPem?: string, resume?: C
       signaturesChecked++;
     }
   }
-  return { ok: true, checked: chain.checked, signaturesChecked, anchorSeq: anchor.seq };
+  return { ok: true, checked: chain.checked, signaturesChecked, anchorSeq: anchor.seq, head: chain.head ?? anchor };
 }
 
 /** A point up to which the chain was verified: the record's sequence number and hash, and how many came before. */
@@ -61,16 +61,16 @@ export interface Checkpoint {
   checked: number;
 }
 
-function verifyFrom(store: AuditStore, from: Checkpoint): AuditVerification {
+async function verifyFrom(store: AuditStore, from: Checkpoint): Promise<AuditVerification> {
   let edited: number | undefined;
-  const rows = function* () {
-    for (const r of store.iterate(from.seq)) {
+  const rows = async function* () {
+    for await (const r of store.iterate(from.seq)) {
       if (!r.columnsMatch && edited === undefined) edited = r.seq;
       yield r;
     }
   };
-  const chain = verifyChain(rows(), from);
+  const chain = await verifyChain(rows(), from);
   if (!chain.ok) return { ...chain, checked: from.checked + chain.checked };
   if (edited !== undefined) return { ok: false, checked: from.checked + chain.checked, brokenAt: edited, reason: 'its searchable columns differ from its hashed content (they were edited)' };
-  return { ok: true, checked: from.checked + chain.checked, signaturesChecked: 0, anchorSeq: store.anchor().seq };
+  return { ok: true, checked: from.checked + chain.checked, signaturesChecked: 0, anchorSeq: (await store.anchor()).seq, head: chain.head ?? { seq: from.seq, hash: from.hash } };
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AuditRecord } from '../audit/chain.js';
-import { SqliteAuditStore, type AuditQuery } from '../audit/store.js';
+import { SqliteAuditStore } from '../audit/sqlite-store.js';
+import type { AuditQuery } from '../audit/store.js';
 import { verifyStore } from '../audit/verify.js';
 import { loadOrExit } from './load-config.js';
 
@@ -45,11 +46,11 @@ export function registerAuditCommands(program: Command): void {
     .option('-c, --config <file>', 'config file (for the audit file)')
     .option('--key <file>', 'the public key (PEM) to check signed chain heads against')
     .description('check every record and, with --key, every signed head; exit 1 at the first broken record')
-    .action((opts: { config?: string; key?: string }) => {
+    .action(async (opts: { config?: string; key?: string }) => {
       const store = open(opts);
       const key = opts.key ? readFileSync(opts.key, 'utf8') : undefined;
-      const result = verifyStore(store, key);
-      store.close();
+      const result = await verifyStore(store, key);
+      await store.close();
       if (result.ok) {
         const from = result.anchorSeq > 0 ? ` (from the anchor after record ${result.anchorSeq})` : '';
         process.stdout.write(`OK: ${result.checked} records verified${from}${key ? `, ${result.signaturesChecked} signed heads valid` : ''}\n`);
@@ -63,13 +64,13 @@ export function registerAuditCommands(program: Command): void {
     .option('-f, --follow', 'keep printing new records')
     .action(async (opts: Filters & { lines: string; follow?: boolean }) => {
       const store = open(opts);
-      const latest = store.query({ ...query(opts), newestFirst: true, limit: Number(opts.lines) }).reverse();
+      const latest = (await store.query({ ...query(opts), newestFirst: true, limit: Number(opts.lines) })).reverse();
       for (const r of latest) process.stdout.write(`${line(r)}\n`);
       if (!opts.follow) return store.close();
-      let last = latest.at(-1)?.seq ?? store.head().seq;
+      let last = latest.at(-1)?.seq ?? (await store.head()).seq;
       for (;;) {
         await new Promise((r) => setTimeout(r, 500));
-        for (const r of store.query({ ...query(opts), afterSeq: last, limit: 1000 })) {
+        for (const r of await store.query({ ...query(opts), afterSeq: last, limit: 1000 })) {
           process.stdout.write(`${line(r)}\n`);
           last = r.seq;
         }
@@ -77,20 +78,20 @@ export function registerAuditCommands(program: Command): void {
     });
   withFilters(audit.command('export').description('records as JSON lines, oldest first'))
     .option('--format <format>', 'jsonl', 'jsonl')
-    .action((opts: Filters & { format: string }) => {
+    .action(async (opts: Filters & { format: string }) => {
       if (opts.format !== 'jsonl') {
         process.stderr.write(`sluice: unknown format "${opts.format}"; allowed: jsonl\n`);
         process.exitCode = 2;
         return;
       }
       const store = open(opts);
-      let after = store.anchor().seq;
+      let after = (await store.anchor()).seq;
       for (;;) {
-        const page = store.query({ ...query(opts), afterSeq: after, limit: 5000 });
+        const page = await store.query({ ...query(opts), afterSeq: after, limit: 5000 });
         for (const r of page) process.stdout.write(`${JSON.stringify(r)}\n`);
         if (page.length < 5000) break;
         after = page[page.length - 1].seq;
       }
-      store.close();
+      await store.close();
     });
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
-import { Gateway } from '../gateway/gateway.js';
+import { createGateway, type GatewayDeps } from '../gateway/create.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
 import { HttpFront } from '../transports/http.js';
@@ -19,11 +20,11 @@ export interface RunningGateway {
  * Starts a gateway: upstreams first (in parallel; failures only mark them unavailable), then the HTTP and
  * WebSocket front on one port, and stdio when asked. With `http: false` only stdio serves.
  */
-export async function startGateway(config: GatewayConfig, log: Logger, options: { stdio?: boolean; http?: boolean } = {}): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, log: Logger, options: { stdio?: boolean; http?: boolean; deps?: GatewayDeps } = {}): Promise<RunningGateway> {
   if (options.stdio && !stdioPrincipal(config.security)) {
     throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
   }
-  const gateway = new Gateway(config, log);
+  const gateway = await createGateway(config, { ...options.deps, log });
   await gateway.start();
   let http: HttpFront | undefined;
   let address: RunningGateway['address'];

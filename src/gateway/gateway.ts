@@ -7,21 +7,26 @@ import { META } from '../protocol/modern.js';
 import { Upstream } from '../upstream/upstream.js';
 import { SLUICE_VERSION } from '../version.js';
 import { Catalog } from './catalog.js';
-import { createApprover } from '../approvals/approver.js';
-import { ApprovalQueue } from '../approvals/queue.js';
-import { AuditLog } from '../audit/log.js';
-import { HeadSigner } from '../audit/signing.js';
-import { SqliteAuditStore } from '../audit/store.js';
-import { Security } from '../policy/security.js';
-import { ParkedCalls, type ParkedCall } from './input-required.js';
+import type { ApprovalQueue } from '../approvals/queue.js';
+import type { AuditLog } from '../audit/log.js';
+import type { DecisionEvent } from '../policy/decision.js';
+import type { Security } from '../policy/security.js';
+import type { StateStores } from '../state/ports.js';
+import type { CallRecord } from './calls.js';
+import { AuthFailures } from './auth-failures.js';
+import { ParkedCalls } from './input-required.js';
 import type { ClientChannel, ClientSession } from './session.js';
 
-/** One tools/call (or other forwarded request) in flight: who asked, so upstream traffic can find them. */
-export interface CallRecord {
-  session: ClientSession;
-  requestId: RequestId;
-  /** Set for a stateless client's call: questions from the upstream go out as `input_required`. */
-  parked?: ParkedCall;
+export type { CallRecord } from './calls.js';
+
+/** Everything a gateway is made of, built by the composition root (create.ts) and handed in. */
+export interface GatewayParts {
+  config: GatewayConfig;
+  log: Logger;
+  security: Security;
+  approvals: ApprovalQueue;
+  state: StateStores;
+  audit?: AuditLog;
 }
 
 /** A stateless client's `subscriptions/listen` stream. */
@@ -52,12 +57,17 @@ export class Gateway {
   readonly upstreams: Upstream[];
   readonly sessions = new Map<string, ClientSession>();
   readonly listeners = new Set<Listener>();
-  readonly parked = new ParkedCalls();
+  readonly parked: ParkedCalls;
+  readonly config: GatewayConfig;
+  readonly log: Logger;
   readonly security: Security;
   readonly approvals: ApprovalQueue;
-  /** `status`: upstreams, the catalog or the sessions changed (the console listens). */
-  readonly events = new EventEmitter<{ status: [] }>();
-  audit?: AuditLog;
+  readonly state: StateStores;
+  readonly audit?: AuditLog;
+  /** `status`: upstreams, the catalog or the sessions changed (the console listens); `decision`: every decision made. */
+  readonly events = new EventEmitter<{ status: []; decision: [DecisionEvent] }>();
+  /** Refused logins from the front doors, recorded and coalesced per source. */
+  readonly authFailures: AuthFailures;
   catalog: Catalog;
   private readonly perSessionConfigs: ServerConfig[];
   private readonly calls = new Map<Upstream, Set<CallRecord>>();
@@ -68,32 +78,23 @@ export class Gateway {
   private idleSweeper?: NodeJS.Timeout;
   private signatures = { tools: '', prompts: '', resources: '' };
 
-  constructor(
-    readonly config: GatewayConfig,
-    readonly log: Logger,
-  ) {
+  constructor(parts: GatewayParts) {
+    const { config } = parts;
+    this.config = config;
+    this.log = parts.log;
+    this.security = parts.security;
+    this.approvals = parts.approvals;
+    this.state = parts.state;
+    this.audit = parts.audit;
+    this.parked = new ParkedCalls(parts.state.sealKey);
+    this.authFailures = new AuthFailures(parts.security.recorder);
     this.upstreams = config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
     this.perSessionConfigs = config.servers.filter((s) => s.mode === 'per-session');
     this.catalog = new Catalog([], config.separator);
-    this.security = new Security(config, log);
-    this.approvals = new ApprovalQueue(config.security.approvals.timeoutMs);
-    this.security.approver = createApprover(this.approvals, this.security, { askClient: config.security.approvals.askClient, keepAliveMs: config.security.approvals.keepAliveMs });
-  }
-
-  /** Opens the audit log (and its signing key) in the data folder; a log that cannot open stops the start. */
-  private openAudit(): void {
-    const audit = this.config.security.audit;
-    if (!audit.enabled) return;
-    const store = new SqliteAuditStore(audit.file, { synchronous: audit.synchronous });
-    this.audit = new AuditLog(store, { signer: HeadSigner.loadOrCreate(this.config.dataDir), signIntervalMs: audit.signIntervalMs, retentionMs: audit.retentionMs });
-    this.security.audit = this.audit;
-    this.security.auditFieldBytes = audit.maxFieldBytes;
   }
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
   async start(): Promise<void> {
-    this.openAudit();
-    await this.security.start();
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
     if (this.perSessionConfigs.length > 0) {
@@ -105,10 +106,12 @@ export class Gateway {
 
   async stop(): Promise<void> {
     clearTimeout(this.rebuildTimer);
+    this.authFailures.stop();
     clearInterval(this.idleSweeper);
     for (const s of [...this.sessions.values()]) await this.closeSession(s);
     await Promise.all(this.upstreams.map((u) => u.close()));
-    this.audit?.close();
+    await this.audit?.close();
+    await this.state.close();
   }
 
   private createUpstream(config: ServerConfig, capabilities: Params, owner: ClientSession | undefined): Upstream {
@@ -177,8 +180,8 @@ export class Gateway {
     session.close();
     this.sessions.delete(session.id);
     this.events.emit('status');
-    this.security.labels.forget(session.id);
-    this.approvals.endSession(session.id);
+    await this.security.labels.forget(session.id).catch(() => undefined);
+    await this.approvals.endSession(session.id).catch(() => undefined);
     for (const uri of session.subscriptions) await this.unsubscribe(session, uri);
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
   }

@@ -7,8 +7,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import type { Catalog } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
 import { ParkedCall } from './input-required.js';
-import { runToolCall } from '../policy/chokepoint.js';
-import { ReadRefused, runRead } from '../policy/reads.js';
+import { readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
 import { toolSecurity } from '../policy/rules.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
@@ -94,7 +93,7 @@ const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 async function forwardStateless(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
   let call: ParkedCall;
   if (typeof params.requestState === 'string') {
-    call = ctx.gateway.parked.take(params.requestState, method);
+    call = ctx.gateway.parked.take(params.requestState, method, ctx.session.principal?.agent ?? '(none)');
     call.record.session = ctx.session;
     call.record.requestId = ctx.id;
     const answers = params.inputResponses;
@@ -108,7 +107,7 @@ async function forwardStateless(ctx: RequestContext, upstream: Upstream, method:
   }
   const outcome = await call.next(ctx.signal);
   if ('result' in outcome) return outcome.result;
-  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call) };
+  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call, ctx.session.principal?.agent ?? '(none)') };
 }
 
 function catalogOf(ctx: RequestContext): Catalog {
@@ -120,45 +119,54 @@ function holderOf(ctx: RequestContext) {
   return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless };
 }
 
+/** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
+function checkedRequest(ctx: RequestContext, method: CheckedRequest['method'], target: string, args: Params, parts: Pick<CheckedRequest, 'resolve' | 'execute'> & Partial<CheckedRequest>): CheckedRequest {
+  return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, target, arguments: args, ...parts };
+}
+
+/**
+ * tools/call. Every tool call, whatever the transport or revision, goes through the pipeline — resolving the
+ * name included, so an unknown or look-alike name is refused (and recorded) after pause and rate limit.
+ */
 async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
-  const catalog = catalogOf(ctx);
-  const route = catalog.toolRoutes.get(name);
-  if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const args = params.arguments;
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     throw new RpcError(ErrorCode.InvalidParams, '"arguments" must be an object');
   }
-  // Every tool call, whatever the transport or revision, goes through the chokepoint.
-  return runToolCall({
-    security: ctx.gateway.security,
-    principal: ctx.session.principal,
-    holder: holderOf(ctx),
-    transport: ctx.session.transport,
-    name,
-    arguments: (args as Params | undefined) ?? {},
-    tool: catalog.toolDefinitions.get(name),
-    server: route.upstream.config,
-    upstreamName: route.name,
-    traceId: traceIdOf(params),
-    keepAlive: keepAliveFor(ctx, params),
-    askClient: askClientFor(ctx),
-    execute: async (checked) => {
-      try {
-        return await forward(ctx, route.upstream, 'tools/call', { ...params, arguments: checked }, { name: route.name });
-      } catch (err) {
-        // The server went away or never answered: that is the tool failing, which the model should read, not a
-        // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
-        if (isLocal(err, 'UPSTREAM_UNAVAILABLE')) {
-          return { content: [{ type: 'text', text: `Tool ${name} failed: server "${route.upstream.name}" is unavailable (${err.message})` }], isError: true };
+  const catalog = catalogOf(ctx);
+  const outcome = await runChecked(
+    checkedRequest(ctx, 'tools/call', name, (args as Params | undefined) ?? {}, {
+      resolve: () => {
+        const route = catalog.toolRoutes.get(name);
+        return route && { server: route.upstream.config, upstreamName: route.name, definition: catalog.toolDefinitions.get(name) };
+      },
+      execute: async (resolved, checked) => {
+        const upstream = catalog.toolRoutes.get(name)!.upstream;
+        try {
+          return await forward(ctx, upstream, 'tools/call', { ...params, arguments: checked }, { name: resolved.upstreamName });
+        } catch (err) {
+          // The server went away or never answered: that is the tool failing, which the model should read, not a
+          // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
+          if (isLocal(err, 'UPSTREAM_UNAVAILABLE')) {
+            return { content: [{ type: 'text', text: `Tool ${name} failed: server "${upstream.name}" is unavailable (${err.message})` }], isError: true };
+          }
+          if (isLocal(err, 'UPSTREAM_TIMEOUT') && !ctx.signal.aborted) {
+            return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
+          }
+          throw err;
         }
-        if (isLocal(err, 'UPSTREAM_TIMEOUT') && !ctx.signal.aborted) {
-          return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
-        }
-        throw err;
-      }
-    },
-  });
+      },
+      traceId: traceIdOf(params),
+      keepAlive: keepAliveFor(ctx, params),
+      askClient: askClientFor(ctx),
+    }),
+  );
+  if (outcome.ok) return outcome.result;
+  // An unknown name is a protocol error in MCP (the client may have a stale list); every other refusal is a
+  // tool result the model reads.
+  if (outcome.refusal.step === 'resolve') throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  return refusalResult(outcome.refusal);
 }
 
 /** The W3C trace id a client sent in `_meta.traceparent`, else a fresh one. */
@@ -195,20 +203,24 @@ function askClientFor(ctx: RequestContext): ((message: string, args: Params) => 
 }
 
 /** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
-async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, upstream: Upstream, execute: () => Promise<Params>): Promise<Params> {
-  try {
-    return await runRead({ security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, method, target, server: upstream.config, execute });
-  } catch (err) {
-    if (err instanceof ReadRefused) throw new RpcError(ErrorCode.Forbidden, err.message, { step: err.refusal.step });
-    throw err;
-  }
+async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, owner: Upstream | undefined, upstreamName: string, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
+  const outcome = await runChecked(
+    checkedRequest(ctx, method, target, {}, {
+      resolve: () => owner && { server: owner.config, upstreamName },
+      execute,
+    }),
+  );
+  if (outcome.ok) return outcome.result;
+  if (outcome.refusal.step === 'resolve') throw notFound();
+  throw new RpcError(ErrorCode.Forbidden, readRefusalMessage(outcome.refusal), { step: outcome.refusal.step });
 }
 
 async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
   const route = catalogOf(ctx).promptRoutes.get(name);
-  if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-  return checkedRead(ctx, 'prompts/get', name, route.upstream, () => forward(ctx, route.upstream, 'prompts/get', params, { name: route.name }));
+  return checkedRead(ctx, 'prompts/get', name, route?.upstream, route?.name ?? name, () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
+    forward(ctx, route!.upstream, 'prompts/get', params, { name: route!.name }),
+  );
 }
 
 function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
@@ -219,8 +231,7 @@ function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
 async function readResource(ctx: RequestContext, params: Params): Promise<Params> {
   const uri = requireString(params, 'uri');
   const owner = catalogOf(ctx).ownerOfUri(uri);
-  if (!owner) throw resourceNotFound(ctx, uri);
-  return checkedRead(ctx, 'resources/read', uri, owner, () => forward(ctx, owner, 'resources/read', params));
+  return checkedRead(ctx, 'resources/read', uri, owner, uri, () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
 }
 
 /** The tools this session's role may see. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, type Params } from '../protocol/jsonrpc.js';
-import type { CallRecord } from './gateway.js';
+import { seal, unseal } from '../state/seal.js';
+import type { CallRecord } from './calls.js';
 
 /** How long a parked call waits for the client to come back with its answers. */
 const PARK_MS = 5 * 60_000;
@@ -73,7 +74,7 @@ export class ParkedCall {
     const pending = this.questions;
     this.questions = [];
     for (const q of pending) {
-      const answer = responses[q.key];
+      const answer = Object.hasOwn(responses, q.key) ? responses[q.key] : undefined;
       if (answer && typeof answer === 'object' && !Array.isArray(answer)) q.resolve(answer as Params);
       else q.reject(new RpcError(ErrorCode.InvalidRequest, `the client gave no answer to ${q.method}`));
     }
@@ -95,22 +96,31 @@ export class ParkedCall {
   }
 }
 
-/** Parked calls by their `requestState`: 192 random bits, so a client cannot forge or guess another's. */
+/**
+ * Parked calls. The `requestState` a client carries back is sealed (HMAC, see state/seal.ts) over the call's
+ * id, its method and the identity that made it, with an expiry: any instance with the key can tell that we
+ * issued it, for whom, and that it is still good — a client cannot forge one, guess another's, or use
+ * someone else's. The live upstream call it resumes is here, in the process that holds the connection.
+ */
 export class ParkedCalls {
-  private readonly byState = new Map<string, ParkedCall>();
+  private readonly byId = new Map<string, ParkedCall>();
 
-  park(call: ParkedCall): string {
-    const state = randomBytes(24).toString('base64url');
-    this.byState.set(state, call);
-    call.expireAfter(() => this.byState.delete(state));
-    return state;
+  constructor(private readonly key: Buffer) {}
+
+  park(call: ParkedCall, agent: string): string {
+    const id = randomBytes(16).toString('base64url');
+    this.byId.set(id, call);
+    call.expireAfter(() => this.byId.delete(id));
+    return seal({ id, method: call.method, agent }, this.key, PARK_MS);
   }
 
-  /** Takes a parked call back out; each requestState is good for exactly one retry. */
-  take(state: string, method: string): ParkedCall {
-    const call = this.byState.get(state);
-    if (!call || call.method !== method) throw new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');
-    this.byState.delete(state);
+  /** Takes a parked call back out; each requestState is good for exactly one retry, by the identity it was issued to. */
+  take(state: string, method: string, agent: string): ParkedCall {
+    const payload = unseal(state, this.key);
+    const id = typeof payload?.id === 'string' ? payload.id : undefined;
+    const call = id === undefined ? undefined : this.byId.get(id);
+    if (!call || payload?.method !== method || payload.agent !== agent || call.method !== method) throw new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');
+    this.byId.delete(id!);
     return call;
   }
 }

@@ -1,4 +1,4 @@
-import { formatLabel, type Label } from '../ifc/label.js';
+import { formatLabel } from '../ifc/label.js';
 import type { Gateway } from './gateway.js';
 
 /** A session as the operator sees it. */
@@ -18,22 +18,25 @@ export interface SessionView {
 export class Operator {
   constructor(private readonly gateway: Gateway) {}
 
-  status(): { paused: boolean; sessions: SessionView[]; identities: Record<string, string> } & ReturnType<Gateway['status']> {
+  async status(): Promise<{ paused: boolean; sessions: SessionView[]; identities: Record<string, string> } & ReturnType<Gateway['status']>> {
     const security = this.gateway.security;
-    const sessions = [...this.gateway.sessions.values()].map((s) => ({
-      id: s.id,
-      agent: s.principal?.agent ?? '(none)',
-      transport: s.transport,
-      protocolVersion: s.protocolVersion,
-      label: formatLabel(security.labels.of({ id: s.id, agent: s.principal?.agent ?? '(none)', stateless: false })),
-      idleSeconds: Math.round((Date.now() - s.lastSeen) / 1000),
-    }));
-    const identities = Object.fromEntries(Object.entries(security.labels.snapshot().identities).map(([a, l]) => [a, formatLabel(l as Label)]));
-    return { ...this.gateway.status(), paused: security.paused, sessions, identities };
+    const sessions = await Promise.all(
+      [...this.gateway.sessions.values()].map(async (s) => ({
+        id: s.id,
+        agent: s.principal?.agent ?? '(none)',
+        transport: s.transport,
+        protocolVersion: s.protocolVersion,
+        label: formatLabel(await security.labels.of({ id: s.id, agent: s.principal?.agent ?? '(none)', stateless: false })),
+        idleSeconds: Math.round((Date.now() - s.lastSeen) / 1000),
+      })),
+    );
+    // A Map first: agent names come from token files and configs, and become keys of the answer only here.
+    const identities = Object.fromEntries(new Map((await security.labels.identities()).map(([agent, label]) => [agent, formatLabel(label)])));
+    return { ...this.gateway.status(), paused: await security.switches.get('paused'), sessions, identities };
   }
 
   async setPaused(paused: boolean, by: string): Promise<void> {
-    this.gateway.security.paused = paused;
+    await this.gateway.security.switches.set('paused', paused);
     await this.record(paused ? 'pause' : 'resume', by);
   }
 
@@ -41,15 +44,15 @@ export class Operator {
   async resetLabel(target: { session?: string; agent?: string }, by: string): Promise<{ reset: string[] }> {
     const security = this.gateway.security;
     const sessions = [...this.gateway.sessions.values()];
-    const ofAgent = (agent: string) => sessions.filter((s) => s.principal?.agent === agent).map((s) => s.id);
+    const ofAgent = target.agent ? sessions.filter((s) => s.principal?.agent === target.agent).map((s) => s.id) : [];
     if (target.session && !this.gateway.sessions.has(target.session)) throw new Error(`no session ${target.session}`);
-    security.labels.reset({ sessionId: target.session, agent: target.agent }, ofAgent);
-    const reset = [...(target.session ? [target.session] : []), ...(target.agent ? ofAgent(target.agent) : [])];
+    await security.labels.reset({ sessionId: target.session, agent: target.agent }, ofAgent);
+    const reset = [...(target.session ? [target.session] : []), ...ofAgent];
     await this.record(`session reset ${target.session ? `session ${target.session}` : `agent ${target.agent}`}`, by);
     return { reset };
   }
 
   private record(action: string, by: string): Promise<void> {
-    return this.gateway.security.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
+    return this.gateway.security.recorder.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
   }
 }

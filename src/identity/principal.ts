@@ -1,5 +1,6 @@
 import type { SecurityConfig } from '../config/schema.js';
-import { ADMIN, type TokenStore } from './tokens.js';
+import type { TokenStore } from '../state/ports.js';
+import { ADMIN, hashToken, tokenFingerprint } from './tokens.js';
 
 /** Who is calling, resolved once per connection or request by the transport. */
 export interface Principal {
@@ -18,32 +19,36 @@ function roleOf(security: SecurityConfig, agent: string): string | undefined {
   return Object.hasOwn(security.agents, agent) ? security.agents[agent].role : undefined;
 }
 
-export type Resolution = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; reason: string };
+export type Resolution =
+  | { ok: true; principal: Principal }
+  | { ok: false; status: 401 | 403; reason: string; /** A fingerprint of the token presented, for the record (never the token). */ token?: string };
 
 /**
  * Resolves an `Authorization` header to a principal. No header and no valid token is a refusal — never a
  * fallback to some default — unless authentication was switched off in config, in which case everyone is
  * the configured anonymous agent.
  */
-export function resolveBearer(header: string | undefined, security: SecurityConfig, tokens: TokenStore, hashOf: (t: string) => string): Resolution {
+export async function resolveBearer(header: string | undefined, security: SecurityConfig, tokens: TokenStore): Promise<Resolution> {
   if (!security.authRequired) {
     const agent = security.anonymousAgent as string;
     return { ok: true, principal: { agent, role: roleOf(security, agent), via: 'anonymous' } };
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) return { ok: false, status: 401, reason: header ? 'malformed Authorization header; expected "Bearer <token>"' : 'missing bearer token' };
+  const token = match[1];
   let agent: string | undefined;
   try {
-    agent = tokens.lookup(match[1]);
+    agent = await tokens.agentFor(token);
   } catch (err) {
-    return { ok: false, status: 401, reason: (err as Error).message };
+    // A token store that cannot answer says no.
+    return { ok: false, status: 401, reason: (err as Error).message, token: tokenFingerprint(token) };
   }
-  if (!agent) return { ok: false, status: 401, reason: 'invalid token' };
-  if (agent === ADMIN) return { ok: true, principal: { agent, via: 'token', tokenHash: hashOf(match[1]) } };
+  if (!agent) return { ok: false, status: 401, reason: 'invalid token', token: tokenFingerprint(token) };
+  if (agent === ADMIN) return { ok: true, principal: { agent, via: 'token', tokenHash: hashToken(token) } };
   const role = roleOf(security, agent);
   // A token for an agent that was since removed from the config is no longer anyone.
-  if (!role) return { ok: false, status: 401, reason: `token belongs to agent "${agent}", which the config no longer declares` };
-  return { ok: true, principal: { agent, role, via: 'token', tokenHash: hashOf(match[1]) } };
+  if (!role) return { ok: false, status: 401, reason: `token belongs to agent "${agent}", which the config no longer declares`, token: tokenFingerprint(token) };
+  return { ok: true, principal: { agent, role, via: 'token', tokenHash: hashToken(token) } };
 }
 
 /** The identity of a stdio client: whoever the config names for it. */

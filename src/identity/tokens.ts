@@ -1,31 +1,34 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TokenEntry, TokenStore } from '../state/ports.js';
 
 /** The name operator tokens are issued to; no agent may have it (agent names cannot contain `:`). */
 export const ADMIN = 'admin:operator';
 
-interface StoredToken {
-  id: string;
-  agent: string;
+interface StoredToken extends TokenEntry {
   /** sha256 of the token; the token itself is never stored. */
   sha256: string;
-  createdAt: string;
-}
-
-interface TokenFile {
-  tokens: StoredToken[];
 }
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A short fingerprint of a presented token, for records of refused logins: enough to tell tokens apart, never the token. */
+export function tokenFingerprint(token: string): string {
+  return `sha256:${hashToken(token).slice(0, 12)}`;
+}
+
+function newToken(): { token: string; id: string } {
+  return { token: `slc_${randomBytes(32).toString('base64url')}`, id: randomBytes(6).toString('hex') };
+}
+
 /**
- * Bearer tokens, stored as hashes in a JSON file under the data directory. The running gateway re-reads the
- * file when it changes, so `sluice token create` takes effect without a restart.
+ * Bearer tokens, stored as hashes in a JSON file under the data directory (the embedded default). The
+ * running gateway re-reads the file when it changes, so `sluice token create` takes effect without a restart.
  */
-export class TokenStore {
+export class FileTokenStore implements TokenStore {
   private byHash = new Map<string, string>();
   private loadedMtime = -1;
   private checkedAt = -Infinity;
@@ -34,27 +37,33 @@ export class TokenStore {
 
   /** Creates a token for `agent`, stores its hash, and returns the token: the only time it is ever seen. */
   create(agent: string): { token: string; id: string } {
-    const token = `slc_${randomBytes(32).toString('base64url')}`;
-    const id = randomBytes(6).toString('hex');
+    const made = newToken();
     const data = this.read();
-    data.tokens.push({ id, agent, sha256: hashToken(token), createdAt: new Date().toISOString() });
+    data.push({ id: made.id, agent, sha256: hashToken(made.token), createdAt: new Date().toISOString() });
     mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     // Write-then-rename: a gateway reading the file never sees half of it.
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ tokens: data }, null, 2) + '\n', { mode: 0o600 });
     renameSync(tmp, this.file);
     this.checkedAt = -Infinity; // this process sees its own new token at once
-    return { token, id };
+    return made;
   }
 
-  /** The agent a presented token belongs to, or undefined. */
-  lookup(token: string): string | undefined {
+  list(): TokenEntry[] {
+    return this.read().map(({ id, agent, createdAt }) => ({ id, agent, createdAt }));
+  }
+
+  async agentFor(token: string): Promise<string | undefined> {
     this.refresh();
     return this.byHash.get(hashToken(token));
   }
 
-  list(): Omit<StoredToken, 'sha256'>[] {
-    return this.read().tokens.map(({ sha256: _hash, ...rest }) => rest);
+  async issue(agent: string): Promise<{ token: string; id: string }> {
+    return this.create(agent);
+  }
+
+  async entries(): Promise<TokenEntry[]> {
+    return this.list();
   }
 
   /** Looks at the file at most once a second: a stat per request would cost more than the rest of auth. */
@@ -70,17 +79,42 @@ export class TokenStore {
     }
     if (mtime === this.loadedMtime) return;
     this.loadedMtime = mtime;
-    this.byHash = new Map(this.read().tokens.map((t) => [t.sha256, t.agent]));
+    this.byHash = new Map(this.read().map((t) => [t.sha256, t.agent]));
   }
 
-  private read(): TokenFile {
+  /** The file's entries; ones with missing or mistyped fields are skipped (the file is input like any other). */
+  private read(): StoredToken[] {
+    let data: unknown;
     try {
-      const data = JSON.parse(readFileSync(this.file, 'utf8')) as TokenFile;
-      return Array.isArray(data.tokens) ? data : { tokens: [] };
+      data = JSON.parse(readFileSync(this.file, 'utf8'));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { tokens: [] };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       // An unreadable token file must not turn into "nobody has a token" silently: say so loudly.
       throw new Error(`cannot read token file ${this.file}: ${(err as Error).message}`);
     }
+    const tokens = (data as { tokens?: unknown } | null)?.tokens;
+    if (!Array.isArray(tokens)) return [];
+    return tokens.filter(
+      (t): t is StoredToken => t !== null && typeof t === 'object' && typeof t.id === 'string' && typeof t.agent === 'string' && typeof t.sha256 === 'string' && typeof t.createdAt === 'string',
+    );
+  }
+}
+
+/** Tokens in memory: for tests and library use. */
+export class MemoryTokenStore implements TokenStore {
+  private readonly byHash = new Map<string, TokenEntry>();
+
+  async agentFor(token: string): Promise<string | undefined> {
+    return this.byHash.get(hashToken(token))?.agent;
+  }
+
+  async issue(agent: string): Promise<{ token: string; id: string }> {
+    const made = newToken();
+    this.byHash.set(hashToken(made.token), { id: made.id, agent, createdAt: new Date().toISOString() });
+    return made;
+  }
+
+  async entries(): Promise<TokenEntry[]> {
+    return [...this.byHash.values()].map((e) => ({ ...e }));
   }
 }

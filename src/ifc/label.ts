@@ -40,3 +40,14 @@ export function sameLabel(a: Label, b: Label): boolean {
 export function formatLabel(l: Label): string {
   return `${l.integrity}/${l.confidentiality}`;
 }
+
+/** The most careful label: what a stored label that cannot be read counts as (fail closed). */
+export const TOP: Label = Object.freeze({ integrity: 'untrusted', confidentiality: 'secret' });
+
+/** Reads a label written by `formatLabel`; anything else is TOP, never BOTTOM. */
+export function parseLabel(text: string): Label {
+  const [integrity, confidentiality] = text.split('/');
+  const i = INTEGRITY.find((x) => x === integrity);
+  const c = CONFIDENTIALITY.find((x) => x === confidentiality);
+  return i && c ? { integrity: i, confidentiality: c } : TOP;
+}

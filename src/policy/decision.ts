@@ -1,21 +1,9 @@
 import type { Label } from '../ifc/label.js';
+import type { Step } from './step-names.js';
 
-/** The steps of the chokepoint, in order; every decision names the one that made it. */
-export type Step =
-  | 'authenticate'
-  | 'visibility'
-  | 'pause'
-  | 'rate-limit'
-  | 'tool-rule'
-  | 'operation'
-  | 'paths'
-  | 'information-flow'
-  | 'pre-hook'
-  | 'execute'
-  | 'content-filter'
-  | 'post-hook';
+export type { Step } from './step-names.js';
 
-/** A step's verdict when it does not simply let the call continue. */
+/** A step's verdict when it does not simply let the request continue. */
 export interface Refusal {
   outcome: 'deny' | 'approve';
   step: Step;
@@ -30,13 +18,15 @@ export interface DecisionEvent {
   agent: string;
   session: string;
   transport: string;
-  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval';
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval' | 'authenticate';
   target: string;
   upstream?: string;
   outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired';
   step?: Step;
   rule?: string;
   reason?: string;
+  /** Who knocked, for refused logins: their address and a fingerprint of the token they presented. */
+  client?: string;
   arguments?: unknown;
   /** What went back to the client (after filters), for allowed calls. */
   result?: unknown;
@@ -48,4 +38,14 @@ export interface DecisionEvent {
   durationMs: number;
   /** Ties the records of one request together (the client's W3C traceparent when it sent one). */
   traceId?: string;
+}
+
+/**
+ * Where decisions go: the port between the policy and the audit log (the composition root wires them).
+ * `record` resolves once the decision is durable; callers await it before a result goes out.
+ */
+export interface Recorder {
+  record(event: DecisionEvent, options?: { droppable?: boolean }): Promise<void>;
+  /** False while the audit log is too far behind to take new calls (they are refused before they run). */
+  accepting(): boolean;
 }

@@ -1,19 +1,13 @@
-import { EventEmitter } from 'node:events';
 import type { GatewayConfig, RoleConfig, ToolSecurity } from '../config/schema.js';
-import { LabelStore } from '../ifc/labels.js';
 import type { Label } from '../ifc/label.js';
-import { TokenStore } from '../identity/tokens.js';
 import type { Principal } from '../identity/principal.js';
-import type { Logger } from '../log.js';
 import type { Params } from '../protocol/jsonrpc.js';
-import type { AuditLog } from '../audit/log.js';
-import { recordOf } from '../audit/from-decision.js';
-import type { DecisionEvent, Refusal } from './decision.js';
-import { Hooks } from './hooks.js';
-import { RateLimiter } from './rate-limit.js';
+import type { LabelStore, RateLimitStore, SwitchStore, TokenStore } from '../state/ports.js';
+import type { Recorder, Refusal } from './decision.js';
+import type { Hooks } from './hooks.js';
 import { operationOf, ToolRules } from './rules.js';
 
-/** What a human is asked to decide (wired to the console and CLI by the approvals work). */
+/** What a human is asked to decide (the approvals queue, the console and the CLI answer it). */
 export interface ApprovalRequest {
   principal: Principal;
   sessionId: string;
@@ -32,34 +26,45 @@ export interface ApprovalRequest {
 
 export type Approver = (request: ApprovalRequest) => Promise<{ granted: boolean; reason?: string }>;
 
+/** The collaborators the policy consults, built by the composition root and passed in. */
+export interface SecurityPorts {
+  labels: LabelStore;
+  limits: RateLimitStore;
+  switches: SwitchStore;
+  tokens: TokenStore;
+  hooks: Hooks;
+  recorder: Recorder;
+  /** Decides `approve` outcomes; without one they are refused with "needs approval". */
+  approver?: Approver;
+}
+
 /**
- * Everything the chokepoint consults: roles and their compiled rules, labels, rate limits, the pause switch,
- * hooks, and where decisions go. One per gateway.
+ * The policy context: roles and their compiled rules, plus the ports every check consults. Immutable once
+ * built — nothing is patched onto it later; the composition root decides what it gets.
  */
-export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
-  readonly labels = new LabelStore();
-  readonly limiter = new RateLimiter();
+export class Security {
+  readonly labels: LabelStore;
+  readonly limits: RateLimitStore;
+  readonly switches: SwitchStore;
   readonly tokens: TokenStore;
   readonly hooks: Hooks;
-  paused = false;
-  /** Decides `approve` outcomes; until one is set, they are refused with "needs approval". */
-  approver?: Approver;
-  /** Where decisions are kept; none in library use and some tests. */
-  audit?: AuditLog;
-  auditFieldBytes = 1024;
+  readonly recorder: Recorder;
+  readonly approver?: Approver;
   private readonly rules = new Map<string, ToolRules>();
 
   constructor(
     readonly config: GatewayConfig,
-    private readonly log: Logger,
+    ports: SecurityPorts,
   ) {
-    super();
-    this.tokens = new TokenStore(config.security.tokensFile);
-    this.hooks = new Hooks(config.security.hooks, (module, error) => log.error({ hook: module, error }, 'hook failed'));
-  }
-
-  start(): Promise<void> {
-    return this.hooks.load();
+    this.labels = ports.labels;
+    this.limits = ports.limits;
+    this.switches = ports.switches;
+    this.tokens = ports.tokens;
+    this.hooks = ports.hooks;
+    this.recorder = ports.recorder;
+    this.approver = ports.approver;
+    for (const role of Object.values(config.security.roles)) this.rules.set(role.name, new ToolRules(role));
+    Object.freeze(this);
   }
 
   role(principal: Principal | undefined): RoleConfig | undefined {
@@ -68,14 +73,12 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
   }
 
   toolRules(role: RoleConfig): ToolRules {
-    let rules = this.rules.get(role.name);
-    if (!rules) this.rules.set(role.name, (rules = new ToolRules(role)));
-    return rules;
+    return this.rules.get(role.name) ?? new ToolRules(role);
   }
 
   /**
    * The tools a principal may see: those its role does not deny, and for a read-only role only reads. A hidden
-   * tool is also refused when called by name (the chokepoint applies the same rules).
+   * tool is also refused when called by name (the pipeline applies the same rules).
    */
   visibleTools(principal: Principal | undefined, tools: readonly Params[], securityOf: (merged: string) => ToolSecurity | undefined): Params[] {
     const role = this.role(principal);
@@ -87,15 +90,5 @@ export class Security extends EventEmitter<{ decision: [DecisionEvent] }> {
       if (!role.readOnly) return true;
       return operationOf(t, securityOf(name)) === 'read';
     });
-  }
-
-  /**
-   * Records a decision: logged, announced, and — with an audit log — durable once the promise resolves.
-   * Callers await it before a result goes out.
-   */
-  async record(event: DecisionEvent): Promise<void> {
-    if (this.log.isLevelEnabled('info')) this.log.info({ decision: event }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
-    this.emit('decision', event);
-    if (this.audit) await this.audit.write(recordOf(event, this.auditFieldBytes));
   }
 }

@@ -79,10 +79,7 @@ export function decorateModernResult(method: string, result: Params, serverInfo:
 
 /** Removes the envelope keys before params travel on to a (legacy) upstream, which has no use for them. */
 export function stripEnvelope(meta: Params): Params | undefined {
-  let out: Params | undefined;
-  for (const key of Object.keys(meta)) {
-    if (key.startsWith('io.modelcontextprotocol/')) continue;
-    (out ??= {})[key] = meta[key];
-  }
-  return out;
+  // Built from entries, not by assignment: a client's `__proto__` key must stay a key, never become a prototype.
+  const kept = Object.entries(meta).filter(([key]) => !key.startsWith('io.modelcontextprotocol/'));
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }

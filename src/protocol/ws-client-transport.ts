@@ -1,10 +1,12 @@
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
-import type { JsonRpcMessage } from './jsonrpc.js';
-import type { MessageTransport } from './transport.js';
 
-/** MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. */
-export class WebSocketClientTransport implements MessageTransport {
-  onmessage?: (message: JsonRpcMessage) => void;
+/**
+ * MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. Like our stdio transport, it
+ * parses and passes on without re-validating: the reader (our peer, or the SDK Client) checks what it needs.
+ */
+export class WebSocketClientTransport implements Transport {
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private socket?: WebSocket;
@@ -26,7 +28,7 @@ export class WebSocketClientTransport implements MessageTransport {
       socket.on('close', () => this.onclose?.());
       socket.on('message', (data) => {
         try {
-          this.onmessage?.(JSON.parse(data.toString()) as JsonRpcMessage);
+          this.onmessage?.(JSON.parse(data.toString()) as JSONRPCMessage);
         } catch (err) {
           this.onerror?.(new Error(`WebSocket frame is not JSON: ${(err as Error).message}`));
         }
@@ -34,7 +36,7 @@ export class WebSocketClientTransport implements MessageTransport {
     });
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return reject(new Error('WebSocket is not open'));
       this.socket.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve()));

@@ -6,7 +6,7 @@ import { verifyStore, type AuditVerification, type Checkpoint } from '../audit/v
 import type { Gateway } from '../gateway/gateway.js';
 import { Operator } from '../gateway/operator.js';
 import { resolveBearer } from '../identity/principal.js';
-import { ADMIN, hashToken } from '../identity/tokens.js';
+import { ADMIN } from '../identity/tokens.js';
 
 const MAX_ADMIN_BODY = 64 * 1024;
 const COOKIE = 'sluice_admin';
@@ -29,14 +29,13 @@ type Route = (call: Call) => Promise<void> | void;
  */
 export class AdminApi {
   private readonly operator: Operator;
-  private readonly consoleSessions = new Map<string, number>();
   private readonly routes: Record<string, Route>;
 
   constructor(private readonly gateway: Gateway) {
     this.operator = new Operator(gateway);
     const approvals = gateway.approvals;
     this.routes = {
-      'GET /admin/status': ({ send }) => send(200, this.operator.status()),
+      'GET /admin/status': async ({ send }) => send(200, await this.operator.status()),
       'POST /admin/pause': async ({ send }) => send(200, (await this.operator.setPaused(true, ADMIN), { paused: true })),
       'POST /admin/resume': async ({ send }) => send(200, (await this.operator.setPaused(false, ADMIN), { paused: false })),
       'POST /admin/sessions/reset': async ({ req, send }) => {
@@ -46,7 +45,7 @@ export class AdminApi {
         if (!session && !agent) return send(400, { error: 'name a "session" or an "agent" to reset' });
         send(200, await this.operator.resetLabel({ session, agent }, ADMIN));
       },
-      'GET /admin/approvals': ({ send }) => send(200, { pending: approvals.list() }),
+      'GET /admin/approvals': async ({ send }) => send(200, { pending: await approvals.list() }),
       'POST /admin/approvals/decide': async ({ req, send }) => {
         const body = (await readJson(req)) as { id?: unknown; decision?: unknown; scope?: unknown; pinArguments?: unknown; expiresInSeconds?: unknown; reason?: unknown };
         if (typeof body.id !== 'string') return send(400, { error: '"id" is required' });
@@ -54,7 +53,7 @@ export class AdminApi {
         const scope = (body.scope ?? 'once') as Scope;
         if (!['once', 'session', 'always'].includes(scope)) return send(400, { error: '"scope" must be once, session or always' });
         try {
-          const verdict = approvals.decide(body.id, {
+          const verdict = await approvals.decide(body.id, {
             approve: body.decision === 'approve',
             scope,
             pinArguments: body.pinArguments === true,
@@ -68,11 +67,11 @@ export class AdminApi {
           send(409, { error: (err as Error).message });
         }
       },
-      'GET /admin/audit': ({ send, url }) => {
+      'GET /admin/audit': async ({ send, url }) => {
         const audit = this.gateway.audit;
         if (!audit) return send(404, { error: 'the audit log is off' });
         const q = url.searchParams;
-        const records = audit.store.query({
+        const records = await audit.store.query({
           agent: q.get('agent') || undefined,
           target: q.get('tool') || undefined,
           outcome: q.get('outcome') || undefined,
@@ -84,15 +83,15 @@ export class AdminApi {
         });
         send(200, { records });
       },
-      'GET /admin/audit/verify': ({ send, url }) => {
+      'GET /admin/audit/verify': async ({ send, url }) => {
         const audit = this.gateway.audit;
         if (!audit) return send(404, { error: 'the audit log is off' });
-        send(200, this.verify(audit.store, url.searchParams.get('full') === '1'));
+        send(200, await this.verify(audit.store, url.searchParams.get('full') === '1'));
       },
       'GET /admin/events': ({ req, res }) => this.events(req, res),
-      'POST /admin/logout': ({ req, res, send }) => {
+      'POST /admin/logout': async ({ req, res, send }) => {
         const id = sessionCookie(req);
-        if (id) this.consoleSessions.delete(id);
+        if (id) await this.gateway.state.consoleLogins.delete(id);
         res.setHeader('set-cookie', `${COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0`);
         send(200, { ok: true });
       },
@@ -108,7 +107,7 @@ export class AdminApi {
     };
     try {
       if (path === '/admin/login' && req.method === 'POST') return await this.login(req, res, send);
-      if (!this.authorised(req, send)) return;
+      if (!(await this.authorised(req, send))) return;
       const route = Object.hasOwn(this.routes, `${req.method} ${path}`) ? this.routes[`${req.method} ${path}`] : undefined;
       if (!route) return send(404, { error: `no admin endpoint ${req.method} ${path}` });
       await route({ req, res, send, url: new URL(req.url ?? '/', 'http://localhost') });
@@ -124,27 +123,28 @@ export class AdminApi {
    * Chain status for the console without stalling the gateway on a long log: after one full pass, only new
    * records are checked, with a full pass again every ten minutes (or on request).
    */
-  private verify(store: AuditStore, full: boolean): AuditVerification {
+  private async verify(store: AuditStore, full: boolean): Promise<AuditVerification> {
     const fresh = full || !this.verified || Date.now() - this.lastFullVerify > 600_000;
-    const result = verifyStore(store, undefined, fresh ? undefined : this.verified);
+    const result = await verifyStore(store, undefined, fresh ? undefined : this.verified);
     if (fresh) this.lastFullVerify = Date.now();
-    const head = store.head();
-    this.verified = result.ok ? { seq: head.seq, hash: head.hash, checked: result.checked } : undefined;
+    // The checkpoint is the last record this pass verified, not the head now: records may have landed since.
+    this.verified = result.ok ? { seq: result.head.seq, hash: result.head.hash, checked: result.checked } : undefined;
     return result;
   }
 
   /** An operator token in the Authorization header, or a console session cookie. */
-  private authorised(req: IncomingMessage, send: Send): boolean {
+  private async authorised(req: IncomingMessage, send: Send): Promise<boolean> {
     const cookie = sessionCookie(req);
-    if (cookie && (this.consoleSessions.get(cookie) ?? 0) > Date.now()) {
+    if (cookie && (await this.gateway.state.consoleLogins.get(cookie))) {
       // SameSite does not tell ports apart: a page on another localhost port is "same-site" and its requests
       // carry the cookie. Only the console's own origin may change anything with it.
       if (req.method === 'GET' || sameOrigin(req)) return true;
       send(403, { error: 'Forbidden: a console request from another origin' });
       return false;
     }
-    const who = resolveBearer(req.headers.authorization, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
+    const who = await resolveBearer(req.headers.authorization, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens);
     if (!who.ok) {
+      this.gateway.authFailures.note(req.socket.remoteAddress ?? '', '/admin', who);
       send(401, { error: `Unauthorized: ${who.reason}` });
       return false;
     }
@@ -158,12 +158,13 @@ export class AdminApi {
   private async login(req: IncomingMessage, res: ServerResponse, send: Send): Promise<void> {
     const body = (await readJson(req)) as { token?: unknown };
     const token = typeof body.token === 'string' ? body.token : '';
-    const who = resolveBearer(`Bearer ${token}`, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens, hashToken);
-    if (!who.ok || who.principal.agent !== ADMIN) return send(401, { error: 'not an operator token' });
-    const now = Date.now();
-    for (const [old, until] of this.consoleSessions) if (until <= now) this.consoleSessions.delete(old);
+    const who = await resolveBearer(`Bearer ${token}`, { ...this.gateway.config.security, authRequired: true }, this.gateway.security.tokens);
+    if (!who.ok || who.principal.agent !== ADMIN) {
+      this.gateway.authFailures.note(req.socket.remoteAddress ?? '', '/admin/login', who.ok ? { status: 401, reason: 'not an operator token' } : who);
+      return send(401, { error: 'not an operator token' });
+    }
     const id = randomBytes(24).toString('base64url');
-    this.consoleSessions.set(id, Date.now() + CONSOLE_SESSION_MS);
+    await this.gateway.state.consoleLogins.put(id, { createdAt: new Date().toISOString() }, CONSOLE_SESSION_MS);
     res.setHeader('set-cookie', `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=${CONSOLE_SESSION_MS / 1000}`);
     send(200, { ok: true });
   }

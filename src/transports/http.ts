@@ -78,17 +78,22 @@ export class HttpFront {
     if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
     if ((path === '/console' || path.startsWith('/console/')) && req.method === 'GET') return void serveConsole(path, res);
     if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
-    const who = authenticate(this.gateway, req.headers.authorization);
-    if (!who.ok) {
-      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-      return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
-    }
-    const principal = who.principal;
-    if (req.method === 'POST') return void this.post(req, res, principal).catch((err: Error) => {
+    void this.mcp(req, res).catch((err: Error) => {
       this.gateway.log.error({ err }, 'HTTP request failed');
       if (!res.headersSent) this.reply(res, jsonError(500, ErrorCode.InternalError, 'Internal error'));
       else res.destroy();
     });
+  }
+
+  private async mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const who = await authenticate(this.gateway, req.headers.authorization);
+    if (!who.ok) {
+      this.gateway.authFailures.note(req.socket.remoteAddress ?? '', '/mcp', who);
+      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
+    }
+    const principal = who.principal;
+    if (req.method === 'POST') return this.post(req, res, principal);
     if (req.method === 'GET') return this.get(req, res, principal);
     if (req.method === 'DELETE') return void this.delete(req, res, principal);
     this.reply(res, { ...jsonError(405, ErrorCode.TransportError, `Method not allowed: ${req.method}`), headers: { allow: 'GET, POST, DELETE' } });

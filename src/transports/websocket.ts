@@ -26,9 +26,13 @@ export function attachWebSocket(gateway: Gateway, server: Server): WebSocketServ
     const refusal = checkLocalRequest(gateway.config, req);
     if (refusal) return refuse('403 Forbidden', refusal);
     // Who is calling is settled before the upgrade: no token, no socket.
-    const who = authenticate(gateway, req.headers.authorization);
-    if (!who.ok) return refuse(who.status === 401 ? '401 Unauthorized\r\nWWW-Authenticate: Bearer' : '403 Forbidden', who.reason);
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(gateway, ws, max, who.principal));
+    void authenticate(gateway, req.headers.authorization).then((who) => {
+      if (!who.ok) {
+        gateway.authFailures.note(req.socket.remoteAddress ?? '', '/ws', who);
+        return refuse(who.status === 401 ? '401 Unauthorized\r\nWWW-Authenticate: Bearer' : '403 Forbidden', who.reason);
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(gateway, ws, max, who.principal));
+    });
   });
   return wss;
 }

@@ -1,19 +1,6 @@
-import {
-  ErrorCode,
-  errorMessage,
-  isNotification,
-  isRequest,
-  isResponse,
-  notification,
-  resultMessage,
-  RpcError,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type Params,
-} from '../protocol/jsonrpc.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { notification, resultMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { SluiceError, toWire } from '../protocol/errors.js';
-import type { MessageTransport } from '../protocol/transport.js';
 
 export interface RequestOptions {
   timeoutMs: number;
@@ -46,7 +33,7 @@ export class RpcPeer {
   private sweeper?: NodeJS.Timeout;
 
   constructor(
-    private readonly transport: MessageTransport,
+    private readonly transport: Transport,
     private readonly handlers: PeerHandlers,
   ) {
     transport.onmessage = (m) => this.receive(m);
@@ -122,21 +109,28 @@ export class RpcPeer {
     for (const p of [...this.pending.values()]) p.reject(err);
   }
 
-  private receive(message: JsonRpcMessage): void {
-    if (isResponse(message)) {
+  /**
+   * Sorted by plain property checks on the SDK's message type (no schema validation on this path). Its error
+   * responses may lack an id, where ours carry null, so our own guards do not fit this side of the seam.
+   */
+  private receive(message: JSONRPCMessage): void {
+    if (!('method' in message)) {
       const p = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
       if (!p) return; // late answer to a call that already timed out or was cancelled
       if ('error' in message) p.reject(new RpcError(message.error.code, message.error.message, message.error.data));
       else p.resolve(message.result ?? {});
-    } else if (isRequest(message)) {
-      this.handlers.onRequest(message).then(
-        (result) => this.transport.send(resultMessage(message.id, result)),
-        (err: unknown) => {
-          return this.transport.send(errorMessage(message.id, toWire(err)));
-        },
-      ).catch(() => undefined);
-    } else if (isNotification(message)) {
+    } else if ('id' in message && message.id !== undefined) {
+      this.answer(message);
+    } else {
       this.handlers.onNotification(message);
     }
+  }
+
+  private answer(request: JsonRpcRequest): void {
+    const { id } = request;
+    this.handlers.onRequest(request).then(
+      (result) => this.transport.send(resultMessage(id, result)),
+      (err: unknown) => this.transport.send({ jsonrpc: '2.0', id, error: toWire(err) }),
+    ).catch(() => undefined);
   }
 }

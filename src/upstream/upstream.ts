@@ -1,15 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import { createClientTransport, type ClientTransport } from '../protocol/client-transport.js';
 import { SluiceError } from '../protocol/errors.js';
 import { type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
 import { RpcPeer, type RequestOptions } from './peer.js';
-import { StdioTransport } from './stdio-transport.js';
-import type { MessageTransport } from '../protocol/transport.js';
-import { WebSocketClientTransport } from '../protocol/ws-client-transport.js';
 
 export type UpstreamState = 'connecting' | 'ready' | 'unavailable' | 'closed';
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -122,7 +119,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.state = 'connecting';
     this.attempts++;
     const log = this.options.logger;
-    let transport: MessageTransport | undefined;
+    let transport: ClientTransport | undefined;
     try {
       transport = this.createTransport();
       // Set before the peer wraps them: the peer fails its pending requests first, then this runs.
@@ -134,7 +131,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
         onNotification: (n) => this.onNotification(n),
       });
       await transport.start();
-      this.pid = transport instanceof StdioTransport ? transport.pid : undefined;
+      this.pid = transport.pid;
       const init = await peer.request(
         'initialize',
         { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.options.clientCapabilities, clientInfo: { name: 'sluice', version: SLUICE_VERSION } },
@@ -192,19 +189,10 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.retryTimer.unref();
   }
 
-  private createTransport(): MessageTransport {
+  private createTransport(): ClientTransport {
     const c = this.config;
     const log = this.options.logger;
-    switch (c.transport) {
-      case 'stdio':
-        return new StdioTransport({ ...c, onStderr: (line) => log.debug({ upstream: c.name }, line) });
-      case 'ws':
-        return new WebSocketClientTransport(c.url, c.headers);
-      case 'sse':
-        return new SSEClientTransport(new URL(c.url), { requestInit: { headers: c.headers } }) as unknown as MessageTransport;
-      case 'http':
-        return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } }) as unknown as MessageTransport;
-    }
+    return createClientTransport(c, { onStderr: (line) => log.debug({ upstream: c.name }, line) });
   }
 
   private async fetchList(peer: RpcPeer, kind: ListKind): Promise<void> {

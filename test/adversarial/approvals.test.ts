@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenStore } from '../../src/identity/tokens.js';
+import { FileTokenStore } from '../../src/identity/tokens.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, FIXTURE } from '../helpers/servers.js';
@@ -41,7 +41,7 @@ mcpServers:
     args: [--import, tsx, ${JSON.stringify(FIXTURE)}]
     env: { FIXTURE_MUTABLE_FILE: ${JSON.stringify(mutableFile)} }
 `);
-  const store = new TokenStore(gw.gateway.config.security.tokensFile);
+  const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   tokens = { alice: store.create('alice').token, bob: store.create('bob').token, admin: store.create('admin:operator').token };
 });
 afterAll(async () => gw?.stop());
@@ -191,7 +191,7 @@ describe('approvals', () => {
   it('asks the client\'s own user through elicitation when allowed, and records every step', async () => {
     const events: string[] = [];
     const listener = (e: { method: string; outcome: string; target: string }) => void (e.target === 'everything__echo' && events.push(`${e.method}:${e.outcome}`));
-    gw.gateway.security.on('decision', listener);
+    gw.gateway.events.on('decision', listener);
     const alice = await connect(tokens.alice, { elicitation: {} });
     let asked = '';
     alice.setRequestHandler('elicitation/create', async (req) => {
@@ -200,7 +200,7 @@ describe('approvals', () => {
     });
     expect(textOf(await echo(alice, 'user says yes'))).toBe('Echo: user says yes');
     expect(asked).toMatch(/Allow alice to call everything__echo/);
-    gw.gateway.security.off('decision', listener);
+    gw.gateway.events.off('decision', listener);
     expect(events).toEqual(['approval:requested', 'approval:granted', 'tools/call:allow']);
     const audited = (await admin('GET', '/admin/audit?tool=everything__echo&limit=3')).body.records.map((r: { method: string; outcome: string }) => `${r.method}:${r.outcome}`);
     expect(audited).toEqual(['tools/call:allow', 'approval:granted', 'approval:requested']);

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/audit/log.js';
 import { HeadSigner } from '../../src/audit/signing.js';
-import { SqliteAuditStore } from '../../src/audit/store.js';
+import { SqliteAuditStore } from '../../src/audit/sqlite-store.js';
 import { loadConfig } from '../../src/config/load.js';
 import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
 
@@ -18,7 +18,7 @@ describe('sluice audit', () => {
     for (let i = 1; i <= 6; i++) {
       await log.write({ time: `2026-11-0${i}T00:00:00.000Z`, kind: 'decision', agent: i % 2 ? 'alice' : 'bob', session: 's', transport: 'http', method: 'tools/call', target: `t${i}`, outcome: i === 3 ? 'deny' : 'allow' });
     }
-    log.close();
+    await log.close();
     const key = path.join(dir, '.sluice', 'audit-signing-key.pub.pem');
 
     expect((await runSluice(['audit', 'verify', '-c', config, '--key', key])).stdout).toMatch(/^OK: 6 records verified, 1 signed heads valid/);

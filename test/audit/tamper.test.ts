@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { UnsealedRecord } from '../../src/audit/chain.js';
 import { AuditLog } from '../../src/audit/log.js';
 import { HeadSigner } from '../../src/audit/signing.js';
-import { SqliteAuditStore } from '../../src/audit/store.js';
+import { SqliteAuditStore } from '../../src/audit/sqlite-store.js';
 import { verifyStore } from '../../src/audit/verify.js';
 
 function fresh(): { dir: string; file: string } {
@@ -40,44 +40,44 @@ function tamper(file: string, sql: string, ...args: unknown[]): void {
   db.close();
 }
 
-function verify(file: string, key?: string) {
+async function verify(file: string, key?: string) {
   const store = new SqliteAuditStore(file);
   try {
-    return verifyStore(store, key);
+    return await verifyStore(store, key);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 describe('the audit chain', () => {
   it('verifies an untouched log, batched writes included', async () => {
     const { file, log } = await filled(25);
-    log.close();
-    expect(verify(file)).toMatchObject({ ok: true, checked: 25 });
+    await log.close();
+    expect(await verify(file)).toMatchObject({ ok: true, checked: 25 });
   });
 
   it('names the first broken record for an edited field', async () => {
     const { file, log } = await filled();
-    log.close();
+    await log.close();
     const db = new Database(file);
     const row = db.prepare('SELECT body FROM audit WHERE seq = 4').get() as { body: string };
     db.close();
     expect(row.body).toContain('"outcome":"allow"');
     tamper(file, "UPDATE audit SET body = ?, outcome = 'deny' WHERE seq = 4", row.body.replace('"outcome":"allow"', '"outcome":"deny"'));
-    expect(verify(file)).toMatchObject({ ok: false, brokenAt: 4, reason: expect.stringMatching(/edited/) });
+    expect(await verify(file)).toMatchObject({ ok: false, brokenAt: 4, reason: expect.stringMatching(/edited/) });
   });
 
   it('notices a searchable column edited without the record', async () => {
     const { file, log } = await filled();
-    log.close();
+    await log.close();
     tamper(file, "UPDATE audit SET agent = 'nobody' WHERE seq = 7");
-    expect(verify(file)).toMatchObject({ ok: false, brokenAt: 7, reason: expect.stringMatching(/columns/) });
+    expect(await verify(file)).toMatchObject({ ok: false, brokenAt: 7, reason: expect.stringMatching(/columns/) });
   });
 
   it('detects a deleted, an inserted and a reordered record', async () => {
     for (const attack of ['delete', 'insert', 'reorder'] as const) {
       const { file, log } = await filled();
-      log.close();
+      await log.close();
       if (attack === 'delete') tamper(file, 'DELETE FROM audit WHERE seq = 5');
       if (attack === 'insert') {
         const db = new Database(file);
@@ -91,7 +91,7 @@ describe('the audit chain', () => {
         tamper(file, 'UPDATE audit SET seq = 6 WHERE seq = 7');
         tamper(file, 'UPDATE audit SET seq = 7 WHERE seq = -1');
       }
-      const result = verify(file);
+      const result = await verify(file);
       expect(result.ok, attack).toBe(false);
       expect((result as { brokenAt: number }).brokenAt, attack).toBe(attack === 'delete' ? 6 : attack === 'insert' ? 4 : 6);
     }
@@ -99,21 +99,21 @@ describe('the audit chain', () => {
 
   it('catches a full rewrite only with the signing key: every hash recomputed, signatures cannot be', async () => {
     const { dir, file, log } = await filled();
-    log.close();
+    await log.close();
     const key = HeadSigner.loadOrCreate(dir).publicKeyPem;
-    expect(verify(file, key)).toMatchObject({ ok: true, signaturesChecked: 1 });
+    expect(await verify(file, key)).toMatchObject({ ok: true, signaturesChecked: 1 });
     // Rewrite history with sluice's own code, as an attacker with the code but not the key would.
     const db = new Database(file);
     const rows = db.prepare('SELECT body FROM audit ORDER BY seq').all() as { body: string }[];
     db.close();
     tamper(file, 'DELETE FROM audit');
     const forger = new SqliteAuditStore(file);
-    forger.append(rows.map((r) => ({ ...(JSON.parse(r.body) as UnsealedRecord), outcome: 'allow' })));
-    forger.close();
-    expect(verify(file)).toMatchObject({ ok: true }); // the chain alone is consistent again...
-    expect(verify(file, key)).toMatchObject({ ok: false, reason: expect.stringMatching(/rewritten/) }); // ...the signature is not
+    await forger.append(rows.map((r) => ({ ...(JSON.parse(r.body) as UnsealedRecord), outcome: 'allow' })));
+    await forger.close();
+    expect(await verify(file)).toMatchObject({ ok: true }); // the chain alone is consistent again...
+    expect(await verify(file, key)).toMatchObject({ ok: false, reason: expect.stringMatching(/rewritten/) }); // ...the signature is not
     tamper(file, 'DELETE FROM audit_signatures');
-    expect(verify(file, key)).toMatchObject({ ok: false, reason: expect.stringMatching(/no signed chain head/) });
+    expect(await verify(file, key)).toMatchObject({ ok: false, reason: expect.stringMatching(/no signed chain head/) });
   });
 
   it('keeps the chain verifiable after retention pruning, and refuses a forged anchor', async () => {
@@ -123,19 +123,19 @@ describe('the audit chain', () => {
     const removed = await log.pruneOlderThan(now - Date.UTC(2026, 0, 2));
     expect(removed).toBe(10);
     await log.write(record(11));
-    log.close();
-    expect(verify(file)).toMatchObject({ ok: true, checked: 2, anchorSeq: 10 });
+    await log.close();
+    expect(await verify(file)).toMatchObject({ ok: true, checked: 2, anchorSeq: 10 });
     tamper(file, 'UPDATE audit_anchor SET seq = 11, hash = (SELECT hash FROM audit WHERE seq = 11)');
     tamper(file, 'DELETE FROM audit WHERE seq = 11');
-    expect(verify(file)).toMatchObject({ ok: false, reason: expect.stringMatching(/no anchor record/) });
+    expect(await verify(file)).toMatchObject({ ok: false, reason: expect.stringMatching(/no anchor record/) });
   });
 
   it('never forks when several writers share one file', async () => {
     const { file } = fresh();
     const logs = Array.from({ length: 3 }, () => new AuditLog(new SqliteAuditStore(file)));
     await Promise.all(logs.flatMap((log, w) => Array.from({ length: 50 }, (_, i) => log.write({ ...record(i), agent: `writer-${w}` }))));
-    for (const log of logs) log.close();
-    expect(verify(file)).toMatchObject({ ok: true, checked: 150 });
+    for (const log of logs) await log.close();
+    expect(await verify(file)).toMatchObject({ ok: true, checked: 150 });
   });
 });
 
@@ -143,15 +143,15 @@ describe('resumed verification', () => {
   it('checks only what came after a verified point, and still catches breaks there', async () => {
     const { file, log } = await filled(5);
     const store = new SqliteAuditStore(file);
-    const first = verifyStore(store);
+    const first = await verifyStore(store);
     expect(first).toMatchObject({ ok: true, checked: 5 });
-    const head = store.head();
+    const head = await store.head();
     await log.write(record(6));
     await log.write(record(7));
-    expect(verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: true, checked: 7 });
+    expect(await verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: true, checked: 7 });
     tamper(file, "UPDATE audit SET body = replace(body, 'bob', 'eve') WHERE seq = 6");
-    expect(verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: false, brokenAt: 6 });
-    store.close();
-    log.close();
+    expect(await verifyStore(store, undefined, { ...head, checked: 5 })).toMatchObject({ ok: false, brokenAt: 6 });
+    await store.close();
+    await log.close();
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenStore } from '../../src/identity/tokens.js';
+import { FileTokenStore } from '../../src/identity/tokens.js';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
@@ -51,7 +51,7 @@ mcpServers:
     args: [${JSON.stringify(EVERYTHING)}, stdio]
 `);
   base = gw.url.replace('/mcp', '');
-  adminToken = new TokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
+  adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
   agentClient = await connectV2(gw.url, 'legacy');
   mkdirSync(ARTIFACTS, { recursive: true });
   profile = mkdtempSync(path.join(tmpdir(), 'sluice-chromium-'));

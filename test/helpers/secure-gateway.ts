@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TokenStore } from '../../src/identity/tokens.js';
+import { FileTokenStore } from '../../src/identity/tokens.js';
 import { startTestGateway, type TestGateway } from './gateway.js';
 import { EVERYTHING, FILESYSTEM, FIXTURE, MEMORY, ROOT } from './servers.js';
 
@@ -100,7 +100,7 @@ mcpServers:
       create_entities: { clearance: secret }
 `;
   const gw = await startTestGateway(yaml);
-  const store = new TokenStore(gw.gateway.config.security.tokensFile);
+  const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   const tokens = {
     alice: store.create('alice').token,
     bob: store.create('bob').token,

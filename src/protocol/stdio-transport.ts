@@ -1,11 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { MessageTransport } from '../protocol/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 
 export interface StdioOptions {
   command: string;
   args: string[];
+  /** The child's whole environment: nothing is added from ours (see stdioEnvironment). */
   env: Record<string, string>;
   cwd: string;
   /** Receives each line the server writes to stderr (servers log there). */
@@ -17,8 +16,8 @@ export interface StdioOptions {
  * because this is the hot path of every proxied call: the SDK re-validates every incoming message with zod,
  * which costs more than the rest of the hop; we parse once and pass the data through untouched.
  */
-export class StdioTransport implements MessageTransport {
-  onmessage?: (message: JsonRpcMessage) => void;
+export class StdioTransport implements Transport {
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private child?: ChildProcessWithoutNullStreams;
@@ -35,11 +34,9 @@ export class StdioTransport implements MessageTransport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      // Only a safe base environment is inherited (as the SDK does): the gateway's own secrets stay out of
-      // upstream processes unless the config passes them explicitly.
       const child = spawn(this.options.command, this.options.args, {
         cwd: this.options.cwd,
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        env: this.options.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
       });
@@ -87,17 +84,18 @@ export class StdioTransport implements MessageTransport {
       try {
         message = JSON.parse(line);
       } catch {
-        this.onerror?.(new Error(`upstream wrote a line that is not JSON: ${line.slice(0, 200)}`));
+        this.onerror?.(new Error(`server wrote a line that is not JSON: ${line.slice(0, 200)}`));
         continue;
       }
-      if (message !== null && typeof message === 'object' && !Array.isArray(message)) this.onmessage?.(message as JsonRpcMessage);
-      else this.onerror?.(new Error(`upstream wrote JSON that is not a JSON-RPC message: ${line.slice(0, 200)}`));
+      // Shape-checked only: whoever reads the message (our peer, or the SDK Client) validates what it needs.
+      if (message !== null && typeof message === 'object' && !Array.isArray(message)) this.onmessage?.(message as JSONRPCMessage);
+      else this.onerror?.(new Error(`server wrote JSON that is not a JSON-RPC message: ${line.slice(0, 200)}`));
     }
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
-    if (!child || this.closed) return Promise.reject(new Error('upstream process is not running'));
+    if (!child || this.closed) return Promise.reject(new Error('server process is not running'));
     child.stdin.write(JSON.stringify(message) + '\n');
     return Promise.resolve();
   }

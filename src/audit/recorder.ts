@@ -1,0 +1,32 @@
+import type { Logger } from '../log.js';
+import type { DecisionEvent, Recorder } from '../policy/decision.js';
+import { recordOf } from './from-decision.js';
+import type { AuditLog } from './log.js';
+
+/**
+ * The policy's Recorder, made of the audit log: every decision is logged as one line and, with the audit
+ * log on, appended to the chain — `record` resolves once it is committed. Arguments and results go to the
+ * audit log only (redacted and capped there), never to the process log.
+ */
+export class AuditRecorder implements Recorder {
+  constructor(
+    private readonly audit: AuditLog | undefined,
+    private readonly log: Logger,
+    private readonly maxFieldBytes: number,
+    /** A telemetry hook point: told about every decision, after it is made. */
+    private readonly onDecision?: (event: DecisionEvent) => void,
+  ) {}
+
+  async record(event: DecisionEvent, options: { droppable?: boolean } = {}): Promise<void> {
+    if (this.log.isLevelEnabled('info')) {
+      const { arguments: _a, result: _r, ...line } = event;
+      this.log.info({ decision: line }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
+    }
+    this.onDecision?.(event);
+    if (this.audit) await this.audit.write(recordOf(event, this.maxFieldBytes), options);
+  }
+
+  accepting(): boolean {
+    return !this.audit?.backedUp;
+  }
+}

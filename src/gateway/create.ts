@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { createApprover } from '../approvals/approver.js';
+import { ApprovalQueue } from '../approvals/queue.js';
+import { AuditLog } from '../audit/log.js';
+import { AuditRecorder } from '../audit/recorder.js';
+import { HeadSigner } from '../audit/signing.js';
+import { SqliteAuditStore } from '../audit/sqlite-store.js';
+import type { AuditStore } from '../audit/store.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { FileTokenStore } from '../identity/tokens.js';
+import { silentLogger, type Logger } from '../log.js';
+import type { DecisionEvent } from '../policy/decision.js';
+import { Hooks } from '../policy/hooks.js';
+import { Security } from '../policy/security.js';
+import type { StateStores, TokenStore } from '../state/ports.js';
+import { loadSealKey } from '../state/seal.js';
+import { sqliteState } from '../state/sqlite-state.js';
+import { Gateway } from './gateway.js';
+
+/** What a caller may supply instead of what the config would build (tests, library use, other backends). */
+export interface GatewayDeps {
+  log?: Logger;
+  /** Every state port; default: the embedded SQLite store in the data dir. */
+  state?: StateStores;
+  /** The audit store; default: SQLite at `audit.file` (when `audit.enabled`). `false`: no audit log. */
+  audit?: AuditStore | false;
+  /** Default: the token file (hashes) in the data dir. */
+  tokens?: TokenStore;
+  /** The telemetry hook point: told about every decision. */
+  onDecision?: (event: DecisionEvent) => void;
+}
+
+/**
+ * The composition root: the one place that builds every collaborator from config — state stores, the audit
+ * log with its signer, the recorder, hooks, approvals, the token store, the policy context — and passes each
+ * in. `sluice serve`, the CLI and the tests all come through here; no constructor builds its own store.
+ */
+export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {}): Promise<Gateway> {
+  const log = deps.log ?? silentLogger;
+  const state = deps.state ?? sqliteState(path.join(config.dataDir, 'state.db'), loadSealKey(config.dataDir));
+  const audit = openAudit(config, deps.audit, log);
+  let gateway: Gateway | undefined;
+  const recorder = new AuditRecorder(audit, log, config.security.audit.maxFieldBytes, (event) => {
+    gateway?.events.emit('decision', event);
+    deps.onDecision?.(event);
+  });
+  const hooks = new Hooks(config.security.hooks, (module, error) => log.error({ hook: module, error }, 'hook failed'));
+  await hooks.load();
+  const approvals = new ApprovalQueue(state.approvals, config.security.approvals.timeoutMs);
+  const { askClient, keepAliveMs } = config.security.approvals;
+  const security = new Security(config, {
+    labels: state.labels,
+    limits: state.limits,
+    switches: state.switches,
+    tokens: deps.tokens ?? new FileTokenStore(config.security.tokensFile),
+    hooks,
+    recorder,
+    approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
+  });
+  gateway = new Gateway({ config, log, security, approvals, state, audit });
+  return gateway;
+}
+
+/** The audit log over its store, with the head signer from the data dir; none when it is switched off. */
+function openAudit(config: GatewayConfig, given: AuditStore | false | undefined, log: Logger): AuditLog | undefined {
+  const settings = config.security.audit;
+  if (given === false || (!settings.enabled && given === undefined)) return undefined;
+  // busyTimeoutMs 0: a lock held by another process delays records (the log retries), never the event loop.
+  const store = given ?? new SqliteAuditStore(settings.file, { synchronous: settings.synchronous, busyTimeoutMs: 0 });
+  return new AuditLog(store, {
+    signer: HeadSigner.loadOrCreate(config.dataDir),
+    signIntervalMs: settings.signIntervalMs,
+    retentionMs: settings.retentionMs,
+    onStoreTrouble: ({ failing, error, waiting }) =>
+      failing ? log.warn({ error, waiting }, 'audit store refused a batch; records are queued and retried') : log.info({ waiting }, 'audit store takes records again'),
+  });
+}

@@ -1,0 +1,236 @@
+import type { Bucket, RoleConfig, ServerConfig, ToolSecurity } from '../config/schema.js';
+import { scanPayload, type Finding } from '../filters/scan.js';
+import { flowsTo, join, type Label } from '../ifc/label.js';
+import type { Principal } from '../identity/principal.js';
+import type { Params } from '../protocol/jsonrpc.js';
+import type { LabelHolder } from '../state/ports.js';
+import type { Refusal, Step } from './decision.js';
+import { findingsLabel } from './findings.js';
+import { checkPaths, pathMatches } from './paths.js';
+import { printable } from './printable.js';
+import { matchName, operationOf, toolSecurity } from './rules.js';
+import type { Security } from './security.js';
+
+/** What a name or URI leads to once resolved in the caller's catalog. */
+export interface Resolved {
+  server: ServerConfig;
+  /** The name the upstream knows the tool or prompt by (for a resource, its URI). */
+  upstreamName: string;
+  /** The merged definition as offered (tools: annotations and input schema). */
+  definition?: Params;
+}
+
+/** One checked request — tools/call, resources/read or prompts/get — as the front of the pipeline hands it in. */
+export interface CheckedRequest {
+  method: 'tools/call' | 'resources/read' | 'prompts/get';
+  security: Security;
+  principal: Principal | undefined;
+  holder: LabelHolder;
+  transport: string;
+  /** The tool or prompt name, or the URI, exactly as the client sent it. */
+  target: string;
+  arguments: Params;
+  /** Looks the target up in the caller's catalog; undefined when nothing by that name is offered. */
+  resolve(): Resolved | undefined;
+  execute(resolved: Resolved, args: Params): Promise<Params>;
+  /** Ties this request's records together. */
+  traceId?: string;
+  /** Keeps a client that waits for an approval informed (progress notifications). */
+  keepAlive?: (message: string) => void;
+  /** Asks the client's own user to approve (elicitation), when it can. */
+  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
+}
+
+/** What the steps build up as the request moves through them. */
+export interface RequestState {
+  req: CheckedRequest;
+  /** Set by `authenticate`. */
+  role?: RoleConfig;
+  /** Set by `resolve`. */
+  resolved?: Resolved;
+  toolSec?: ToolSecurity;
+  operation: 'read' | 'write';
+  args: Params;
+  /** Canonical paths the call touches (after the paths step). */
+  paths: string[];
+  result?: Params;
+  findings: Finding[];
+  labelAfter?: Label;
+}
+
+export type StepFn = (s: RequestState) => Refusal | undefined | Promise<Refusal | undefined>;
+
+export const deny = (step: Step, reason: string, rule?: string): Refusal => ({ outcome: 'deny', step, reason, rule });
+
+/** The role, which `authenticate` guarantees for every later step. */
+function roleOf(s: RequestState): RoleConfig {
+  if (!s.role) throw new Error('no role: the authenticate step did not run');
+  return s.role;
+}
+
+function resolvedOf(s: RequestState): Resolved {
+  if (!s.resolved) throw new Error('nothing resolved: the resolve step did not run');
+  return s.resolved;
+}
+
+// ---- before execute ------------------------------------------------------------------------------------
+
+const authenticate: StepFn = (s) => {
+  const role = s.req.security.role(s.req.principal);
+  if (!s.req.principal || !role) return deny('authenticate', 'no identity with a role is attached to this session');
+  s.role = role;
+  return undefined;
+};
+
+const pause: StepFn = async (s) => ((await s.req.security.switches.get('paused')) ? deny('pause', 'sluice is paused by the operator') : undefined);
+
+/** Every bucket that applies — the agent's, and for tools each matching per-tool one — checked before any is taken. */
+const rateLimit: StepFn = async (s) => {
+  const limit = roleOf(s).rateLimit;
+  if (!limit) return undefined;
+  const agent = s.req.principal!.agent;
+  const takes: { key: string; bucket: Bucket; rule: string; what: string }[] = [{ key: `agent:${agent}`, bucket: limit, rule: `${limit.perSecond}/s`, what: 'rate limit' }];
+  if (s.req.method === 'tools/call') {
+    for (const [glob, bucket] of limit.tools) if (matchName(glob, s.req.target)) takes.push({ key: `agent:${agent}:tool:${glob}`, bucket, rule: glob, what: `rate limit for ${glob}` });
+  }
+  const taken = await s.req.security.limits.take(takes);
+  if (taken.ok) return undefined;
+  const t = takes[taken.index];
+  return deny('rate-limit', `${t.what} exceeded; retry in ${(taken.retryAfterMs / 1000).toFixed(1)} s`, t.rule);
+};
+
+const UNKNOWN: Record<CheckedRequest['method'], string> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
+
+/** The name as sent, looked up in the caller's catalog: an unknown or look-alike name goes no further. */
+const resolve: StepFn = (s) => {
+  const resolved = s.req.resolve();
+  if (!resolved) return deny('resolve', `no ${UNKNOWN[s.req.method]} "${printable(s.req.target)}" is offered`);
+  s.resolved = resolved;
+  if (s.req.method === 'tools/call') {
+    s.toolSec = toolSecurity(resolved.server.tools, resolved.upstreamName);
+    s.operation = operationOf(resolved.definition, s.toolSec);
+  }
+  return undefined;
+};
+
+const toolRule: StepFn = (s) => {
+  const role = roleOf(s);
+  const verdict = s.req.security.toolRules(role).evaluate(s.req.target);
+  if (verdict.policy === 'deny') return deny('tool-rule', `role "${role.name}" may not call ${s.req.target}`, verdict.rule);
+  if (verdict.policy === 'approve') return { outcome: 'approve', step: 'tool-rule', rule: verdict.rule, reason: `calls to ${s.req.target} need a human's approval` };
+  return undefined;
+};
+
+const operation: StepFn = (s) => {
+  const role = roleOf(s);
+  return s.operation === 'write' && role.readOnly ? deny('operation', `role "${role.name}" is read-only and ${s.req.target} is a write tool`) : undefined;
+};
+
+const paths: StepFn = async (s) => {
+  const { server, definition } = resolvedOf(s);
+  const base = server.transport === 'stdio' ? server.cwd : undefined;
+  const checked = await checkPaths(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.paths, roleOf(s), base);
+  if (!checked.ok) return deny('paths', checked.reason, checked.rule);
+  s.args = checked.arguments;
+  s.paths = checked.paths;
+  return undefined;
+};
+
+/**
+ * No write-down: what the session holds (and what the arguments themselves carry — a secret pasted into a
+ * write) may only go to a tool cleared for it; an untrusted session may not drive a trusted-only tool.
+ */
+const informationFlow: StepFn = async (s) => {
+  if (s.operation !== 'write') return undefined;
+  const held = await s.req.security.labels.of(s.req.holder);
+  const carried = findingsLabel(scanPayload(s.args, { secret: 'label', pii: 'label', injection: 'label' }).findings);
+  const outgoing = join(held, carried);
+  const clearance = s.toolSec?.clearance ?? 'public';
+  let reason: string | undefined;
+  if (!flowsTo(outgoing.confidentiality, clearance)) {
+    reason = `the session holds ${outgoing.confidentiality} data and ${s.req.target} is cleared for ${clearance} only`;
+  } else if (s.toolSec?.requireTrusted && outgoing.integrity === 'untrusted') {
+    reason = `the session has read untrusted data and ${s.req.target} accepts trusted sessions only`;
+  }
+  if (!reason) return undefined;
+  const policy = roleOf(s).onFlowViolation;
+  if (policy === 'allow') return undefined;
+  return { outcome: policy, step: 'information-flow', rule: `clearance ${clearance}${s.toolSec?.requireTrusted ? ', trusted only' : ''}`, reason };
+};
+
+const preHook: StepFn = async (s) => {
+  const hooks = s.req.security.hooks;
+  if (hooks.empty) return undefined;
+  const outcome = await hooks.run('pre', { tool: s.req.target, agent: s.req.principal!.agent, arguments: s.args });
+  if (!outcome.ok) return deny('pre-hook', outcome.reason, outcome.rule);
+  s.args = outcome.arguments;
+  return undefined;
+};
+
+// ---- after execute -------------------------------------------------------------------------------------
+
+export function describeFinding(f: Finding): string {
+  return `${f.category} (${f.kind})`;
+}
+
+const contentFilter: StepFn = (s) => {
+  const filters = roleOf(s).filters;
+  const scanned = scanPayload(s.result!, filters);
+  s.findings = scanned.findings;
+  const blocked = scanned.findings.find((f) => filters[f.category] === 'block');
+  if (blocked) return deny('content-filter', `the ${s.req.method === 'tools/call' ? 'result' : 'content'} contained ${describeFinding(blocked)} and was withheld`, blocked.kind);
+  s.result = scanned.value;
+  return undefined;
+};
+
+const postHook: StepFn = async (s) => {
+  const hooks = s.req.security.hooks;
+  if (hooks.empty) return undefined;
+  const post = await hooks.run('post', { tool: s.req.target, agent: s.req.principal!.agent, arguments: s.args, result: s.result });
+  if (!post.ok) return deny('post-hook', post.reason, post.rule);
+  s.result = post.result ?? s.result;
+  return undefined;
+};
+
+/** The session sees what came back: its label rises by the source's label and by what the filters found. */
+const label: StepFn = async (s) => {
+  const filters = roleOf(s).filters;
+  const seen = join(sourceLabel(s), findingsLabel(s.findings.filter((f) => filters[f.category] === 'label')));
+  s.labelAfter = (await s.req.security.labels.raise(s.req.holder, seen)).after;
+  return undefined;
+};
+
+/**
+ * The label of what came back: a tool's or resource's from config, else its server's; a tool's result stays
+ * trusted when every path it touched is one of the operator's trusted paths.
+ */
+function sourceLabel(s: RequestState): Label {
+  const { server } = resolvedOf(s);
+  if (s.req.method === 'resources/read') {
+    for (const [glob, l] of server.resources) if (pathMatches([glob], s.req.target)) return l;
+    return server.label;
+  }
+  if (s.req.method === 'prompts/get') return server.label;
+  const base = s.toolSec?.label ?? server.label;
+  const trusted = server.trustedPaths;
+  if (base.integrity === 'untrusted' && trusted.length > 0 && s.paths.length > 0 && s.paths.every((p) => pathMatches(trusted, p))) {
+    return { ...base, integrity: 'trusted' };
+  }
+  return base;
+}
+
+/** Every step that is a check, by name; `execute` and `record` belong to the runner. */
+export const STEP_FUNCTIONS = new Map<Step, StepFn>([
+  ['authenticate', authenticate],
+  ['pause', pause],
+  ['rate-limit', rateLimit],
+  ['resolve', resolve],
+  ['tool-rule', toolRule],
+  ['operation', operation],
+  ['paths', paths],
+  ['information-flow', informationFlow],
+  ['pre-hook', preHook],
+  ['content-filter', contentFilter],
+  ['post-hook', postHook],
+  ['label', label],
+]);

@@ -1,0 +1,170 @@
+import type { Bucket } from '../config/schema.js';
+import type { Label } from '../ifc/label.js';
+
+/**
+ * The ports for everything that must outlive a request or be shared by replicas. Every method is async and
+ * every value crosses by copy (plain data, never a live object), so an embedded store (SQLite in the data
+ * dir), an in-memory one (tests) and a networked one (Redis, for clusters) fit behind them alike. One
+ * contract suite (test/contracts/state.ts) runs against every implementation.
+ */
+
+/** Whose label a request carries: a legacy session, or — stateless — its identity. */
+export interface LabelHolder {
+  id: string;
+  agent: string;
+  /** Stateless requests have no session: their label is their identity's high-water mark. */
+  stateless: boolean;
+}
+
+/**
+ * Session labels and each identity's high-water mark. A label only rises. A new session of an identity
+ * starts at that identity's mark, so re-initialising, reconnecting, switching transport or restarting the
+ * gateway never lowers what an agent is known to hold; sessions open at the same time do not raise each
+ * other. Only an operator reset lowers a label.
+ */
+export interface LabelStore {
+  of(holder: LabelHolder): Promise<Label>;
+  /** Joins `seen` into the holder's label and its identity's mark; returns the label before and after. */
+  raise(holder: LabelHolder, seen: Label): Promise<{ before: Label; after: Label }>;
+  /** A session ended: its own label goes (its identity's mark stays). */
+  forget(sessionId: string): Promise<void>;
+  /** Operator action: one session back to the bottom, or an identity's mark and the sessions named. */
+  reset(target: { sessionId?: string; agent?: string }, sessionsOfAgent: readonly string[]): Promise<void>;
+  /** Every identity's mark, for the operator. */
+  identities(): Promise<[agent: string, label: Label][]>;
+}
+
+export interface BucketTake {
+  key: string;
+  bucket: Bucket;
+}
+
+export type TakeResult = { ok: true } | { ok: false; /** Which of the buckets was empty. */ index: number; retryAfterMs: number };
+
+/** Token buckets. One call checks every bucket of a request before it takes from any: all or nothing. */
+export interface RateLimitStore {
+  take(buckets: readonly BucketTake[]): Promise<TakeResult>;
+}
+
+/** Operator switches that every request consults. */
+export const SWITCHES = ['paused'] as const;
+export type SwitchName = (typeof SWITCHES)[number];
+
+export interface SwitchStore {
+  get(name: SwitchName): Promise<boolean>;
+  set(name: SwitchName, on: boolean): Promise<void>;
+  /** Tells `listener` about every change (made here or, for a networked store, anywhere). Returns an unsubscribe. */
+  watch(listener: (name: SwitchName, on: boolean) => void): () => void;
+}
+
+/** A call waiting for a human. What the console and `sluice approvals list` show. */
+export interface PendingApproval {
+  id: string;
+  agent: string;
+  session: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  label: string;
+  step: string;
+  reason: string;
+  requestedAt: string;
+  expiresAt: string;
+  /** What a grant made from this request pins: the tool's definition and the exact arguments. */
+  definitionHash: string;
+  argumentsHash: string;
+}
+
+export interface ApprovalVerdict {
+  granted: boolean;
+  outcome: 'granted' | 'denied' | 'expired';
+  by: string;
+  reason?: string;
+}
+
+/** A standing permission from an earlier "approve for this session / always". */
+export interface Grant {
+  agent: string;
+  tool: string;
+  scope: 'session' | 'always';
+  session?: string;
+  /** When set, the grant covers only calls with exactly these arguments. */
+  argumentsHash?: string;
+  /** The tool's definition when it was approved: a changed tool is not the tool that was approved. */
+  definitionHash: string;
+  /** Epoch ms; unset: no expiry. */
+  expiresAt?: number;
+}
+
+/**
+ * Approval requests, their decisions and the grants they leave. A request is settled exactly once, wherever
+ * the decision is made; whoever waits for it wakes.
+ */
+export interface ApprovalStore {
+  add(pending: PendingApproval): Promise<void>;
+  list(): Promise<PendingApproval[]>;
+  /** Settles a request with its verdict: the request for the first verdict, undefined if it was already settled or unknown. */
+  settle(id: string, verdict: ApprovalVerdict): Promise<PendingApproval | undefined>;
+  /** Resolves with the verdict once `id` is settled. */
+  wait(id: string): Promise<ApprovalVerdict>;
+  addGrant(grant: Grant): Promise<void>;
+  /** The unexpired grants for one agent and tool. */
+  grants(agent: string, tool: string): Promise<Grant[]>;
+  /** A session ended: its session grants go; returns its pending requests (the caller settles them). */
+  endSession(session: string): Promise<PendingApproval[]>;
+}
+
+/**
+ * Short-lived records by key with an expiry: legacy HTTP sessions, console logins. Values are plain JSON.
+ */
+export interface RecordStore<T> {
+  get(key: string): Promise<T | undefined>;
+  put(key: string, value: T, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** What a legacy (initialize) session needs to continue on any instance, or after a restart. */
+export interface SessionRecord {
+  id: string;
+  /** Who opened it (token hash, header hash or address): nobody else may use it. */
+  owner: string;
+  agent: string;
+  role?: string;
+  via: 'token' | 'stdio' | 'anonymous';
+  tokenHash?: string;
+  transport: 'http';
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  logLevel?: string;
+}
+
+/** A console login: who may use the cookie until when is in the store's expiry. */
+export interface ConsoleLogin {
+  createdAt: string;
+}
+
+export interface TokenEntry {
+  id: string;
+  agent: string;
+  createdAt: string;
+}
+
+/** Bearer tokens. Only hashes are ever kept; a token is seen once, when it is issued. */
+export interface TokenStore {
+  agentFor(token: string): Promise<string | undefined>;
+  issue(agent: string): Promise<{ token: string; id: string }>;
+  entries(): Promise<TokenEntry[]>;
+}
+
+/** Every state port, as the composition root hands them out. */
+export interface StateStores {
+  labels: LabelStore;
+  limits: RateLimitStore;
+  switches: SwitchStore;
+  approvals: ApprovalStore;
+  sessions: RecordStore<SessionRecord>;
+  consoleLogins: RecordStore<ConsoleLogin>;
+  /** Seals what clients carry back (stateless `requestState`) so any instance can check it. */
+  sealKey: Buffer;
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Sealed tokens: what a client carries back to us (a stateless call's `requestState`) as
+ * `base64url(json).base64url(hmac)`. Any instance with the key can check that we made it, that it is unchanged
+ * and that it has not expired; the client can read nothing it could use and forge nothing.
+ */
+export function seal(payload: Record<string, unknown>, key: Buffer, ttlMs: number): string {
+  const body = Buffer.from(JSON.stringify({ ...payload, exp: Date.now() + ttlMs })).toString('base64url');
+  return `${body}.${mac(body, key)}`;
+}
+
+/** The payload of a token we sealed and that has not expired; undefined for anything else. */
+export function unseal(token: string, key: Buffer): Record<string, unknown> | undefined {
+  if (typeof token !== 'string' || token.length > 4096) return undefined;
+  const dot = token.indexOf('.');
+  if (dot <= 0) return undefined;
+  const body = token.slice(0, dot);
+  const given = Buffer.from(token.slice(dot + 1), 'base64url');
+  const expected = Buffer.from(mac(body, key), 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  const exp = (payload as { exp?: unknown }).exp;
+  return typeof exp === 'number' && exp > Date.now() ? (payload as Record<string, unknown>) : undefined;
+}
+
+function mac(body: string, key: Buffer): string {
+  return createHmac('sha256', key).update(body).digest('base64url');
+}
+
+/**
+ * The sealing key: `SLUICE_SESSION_KEY` (64 hex characters, the same on every replica) when set, else a key
+ * made once in the data dir (0600), so a restart can still open what the previous process sealed.
+ */
+export function loadSealKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+  const given = env.SLUICE_SESSION_KEY;
+  if (given !== undefined && given !== '') {
+    if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new Error('SLUICE_SESSION_KEY must be 64 hexadecimal characters (32 bytes)');
+    return Buffer.from(given, 'hex');
+  }
+  const file = path.join(dataDir, 'session-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process made it first
+    }
+  }
+  const text = readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} does not hold a 64-hex-character key`);
+  return Buffer.from(text, 'hex');
+}

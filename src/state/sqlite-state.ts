@@ -1,0 +1,218 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { BOTTOM, formatLabel, join, parseLabel, sameLabel, type Label } from '../ifc/label.js';
+import { MemoryRateLimits, Waiters, copy } from './memory-state.js';
+import type {
+  ApprovalStore,
+  ApprovalVerdict,
+  ConsoleLogin,
+  Grant,
+  LabelHolder,
+  LabelStore,
+  PendingApproval,
+  RecordStore,
+  SessionRecord,
+  StateStores,
+  SwitchName,
+  SwitchStore,
+} from './ports.js';
+import { SWITCHES } from './ports.js';
+import { EventEmitter } from 'node:events';
+
+type Db = Database.Database;
+
+/**
+ * The embedded state store: one SQLite file (WAL) in the data dir, so labels, grants, the pause switch,
+ * legacy sessions and console logins survive a restart. Statements are short single-row reads and writes;
+ * WAL readers never wait for a writer. Rate-limit buckets stay in memory (losing them on restart only
+ * forgives a burst).
+ */
+export function sqliteState(file: string, sealKey: Buffer): StateStores {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const db = new Database(file);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS session_labels (id TEXT PRIMARY KEY, agent TEXT NOT NULL, label TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS identity_marks (agent TEXT PRIMARY KEY, label TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS switches (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS approvals (id TEXT PRIMARY KEY, session TEXT NOT NULL, body TEXT NOT NULL, verdict TEXT);
+    CREATE TABLE IF NOT EXISTS grants (rowid INTEGER PRIMARY KEY, agent TEXT NOT NULL, tool TEXT NOT NULL, session TEXT, expires_at INTEGER, body TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS grants_by_tool ON grants(agent, tool);
+    CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (kind, key));
+  `);
+  // Requests that were waiting when the last process stopped have nobody waiting for them any more.
+  db.prepare("UPDATE approvals SET verdict = ? WHERE verdict IS NULL").run(JSON.stringify({ granted: false, outcome: 'expired', by: 'sluice', reason: 'the gateway restarted' } satisfies ApprovalVerdict));
+  return {
+    labels: new SqliteLabels(db),
+    limits: new MemoryRateLimits(),
+    switches: new SqliteSwitches(db),
+    approvals: new SqliteApprovals(db),
+    sessions: new SqliteRecords<SessionRecord>(db, 'session'),
+    consoleLogins: new SqliteRecords<ConsoleLogin>(db, 'console'),
+    sealKey,
+    close: async () => void db.close(),
+  };
+}
+
+class SqliteLabels implements LabelStore {
+  private readonly session: Database.Statement;
+  private readonly mark: Database.Statement;
+  private readonly putSession: Database.Statement;
+  private readonly putMark: Database.Statement;
+
+  constructor(private readonly db: Db) {
+    this.session = db.prepare('SELECT label FROM session_labels WHERE id = ?').pluck();
+    this.mark = db.prepare('SELECT label FROM identity_marks WHERE agent = ?').pluck();
+    this.putSession = db.prepare('INSERT INTO session_labels (id, agent, label) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label');
+    this.putMark = db.prepare('INSERT INTO identity_marks (agent, label) VALUES (?, ?) ON CONFLICT(agent) DO UPDATE SET label = excluded.label');
+  }
+
+  private markOf(agent: string): Label {
+    const text = this.mark.get(agent) as string | undefined;
+    return text === undefined ? BOTTOM : parseLabel(text);
+  }
+
+  private now(holder: LabelHolder): Label {
+    if (holder.stateless) return this.markOf(holder.agent);
+    const text = this.session.get(holder.id) as string | undefined;
+    if (text !== undefined) return parseLabel(text);
+    // A new session starts at its identity's mark, and keeps that start even if the mark rises later.
+    const start = this.markOf(holder.agent);
+    this.putSession.run(holder.id, holder.agent, formatLabel(start));
+    return start;
+  }
+
+  async of(holder: LabelHolder): Promise<Label> {
+    return this.now(holder);
+  }
+
+  async raise(holder: LabelHolder, seen: Label): Promise<{ before: Label; after: Label }> {
+    return this.db.transaction(() => {
+      const before = this.now(holder);
+      const after = join(before, seen);
+      if (!holder.stateless && !sameLabel(before, after)) this.putSession.run(holder.id, holder.agent, formatLabel(after));
+      const mark = this.markOf(holder.agent);
+      const raised = join(mark, after);
+      if (!sameLabel(mark, raised)) this.putMark.run(holder.agent, formatLabel(raised));
+      return { before, after };
+    }).immediate();
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    this.db.prepare('DELETE FROM session_labels WHERE id = ?').run(sessionId);
+  }
+
+  async reset(target: { sessionId?: string; agent?: string }, sessionsOfAgent: readonly string[]): Promise<void> {
+    const bottom = formatLabel(BOTTOM);
+    this.db.transaction(() => {
+      if (target.sessionId) this.db.prepare('UPDATE session_labels SET label = ? WHERE id = ?').run(bottom, target.sessionId);
+      if (target.agent) {
+        this.db.prepare('DELETE FROM identity_marks WHERE agent = ?').run(target.agent);
+        for (const id of sessionsOfAgent) this.db.prepare('UPDATE session_labels SET label = ? WHERE id = ?').run(bottom, id);
+      }
+    })();
+  }
+
+  async identities(): Promise<[string, Label][]> {
+    return (this.db.prepare('SELECT agent, label FROM identity_marks ORDER BY agent').all() as { agent: string; label: string }[]).map((r) => [r.agent, parseLabel(r.label)]);
+  }
+}
+
+class SqliteSwitches implements SwitchStore {
+  private readonly events = new EventEmitter<{ change: [SwitchName, boolean] }>();
+  private readonly read: Database.Statement;
+
+  constructor(private readonly db: Db) {
+    this.read = db.prepare('SELECT value FROM switches WHERE name = ?').pluck();
+  }
+
+  async get(name: SwitchName): Promise<boolean> {
+    return this.read.get(name) === 1;
+  }
+
+  async set(name: SwitchName, on: boolean): Promise<void> {
+    if (!SWITCHES.includes(name)) throw new Error(`unknown switch ${String(name)}`);
+    this.db.prepare('INSERT INTO switches (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, on ? 1 : 0);
+    this.events.emit('change', name, on);
+  }
+
+  watch(listener: (name: SwitchName, on: boolean) => void): () => void {
+    this.events.on('change', listener);
+    return () => this.events.off('change', listener);
+  }
+}
+
+class SqliteApprovals implements ApprovalStore {
+  private readonly waiters = new Waiters();
+
+  constructor(private readonly db: Db) {}
+
+  async add(p: PendingApproval): Promise<void> {
+    this.db.prepare('INSERT INTO approvals (id, session, body) VALUES (?, ?, ?)').run(p.id, p.session, JSON.stringify(p));
+  }
+
+  async list(): Promise<PendingApproval[]> {
+    return (this.db.prepare('SELECT body FROM approvals WHERE verdict IS NULL ORDER BY rowid').pluck().all() as string[]).map((b) => JSON.parse(b) as PendingApproval);
+  }
+
+  async settle(id: string, verdict: ApprovalVerdict): Promise<PendingApproval | undefined> {
+    // One UPDATE that only an undecided row matches: of two decisions, exactly one wins.
+    const body = this.db.prepare('UPDATE approvals SET verdict = ? WHERE id = ? AND verdict IS NULL RETURNING body').pluck().get(JSON.stringify(verdict), id) as string | undefined;
+    if (body === undefined) return undefined;
+    this.waiters.wake(id, verdict);
+    // Decided requests are history (the audit log has them); keep the table small.
+    this.db.prepare("DELETE FROM approvals WHERE verdict IS NOT NULL AND json_extract(body, '$.expiresAt') < ?").run(new Date(Date.now() - 3_600_000).toISOString());
+    return JSON.parse(body) as PendingApproval;
+  }
+
+  wait(id: string): Promise<ApprovalVerdict> {
+    const done = this.db.prepare('SELECT verdict FROM approvals WHERE id = ?').pluck().get(id) as string | null | undefined;
+    return typeof done === 'string' ? Promise.resolve(JSON.parse(done) as ApprovalVerdict) : this.waiters.wait(id);
+  }
+
+  async addGrant(g: Grant): Promise<void> {
+    this.db.prepare('INSERT INTO grants (agent, tool, session, expires_at, body) VALUES (?, ?, ?, ?, ?)').run(g.agent, g.tool, g.session ?? null, g.expiresAt ?? null, JSON.stringify(g));
+  }
+
+  async grants(agent: string, tool: string): Promise<Grant[]> {
+    const now = Date.now();
+    return (this.db.prepare('SELECT body FROM grants WHERE agent = ? AND tool = ? AND (expires_at IS NULL OR expires_at > ?)').pluck().all(agent, tool, now) as string[]).map((b) => JSON.parse(b) as Grant);
+  }
+
+  async endSession(session: string): Promise<PendingApproval[]> {
+    this.db.prepare('DELETE FROM grants WHERE session = ?').run(session);
+    return (this.db.prepare('SELECT body FROM approvals WHERE session = ? AND verdict IS NULL').pluck().all(session) as string[]).map((b) => JSON.parse(b) as PendingApproval);
+  }
+}
+
+class SqliteRecords<T> implements RecordStore<T> {
+  constructor(
+    private readonly db: Db,
+    private readonly kind: string,
+  ) {}
+
+  async get(key: string): Promise<T | undefined> {
+    const row = this.db.prepare('SELECT value, until FROM records WHERE kind = ? AND key = ?').get(this.kind, key) as { value: string; until: number } | undefined;
+    if (!row) return undefined;
+    if (row.until <= Date.now()) {
+      await this.delete(key);
+      return undefined;
+    }
+    return JSON.parse(row.value) as T;
+  }
+
+  async put(key: string, value: T, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    this.db
+      .prepare('INSERT INTO records (kind, key, value, until) VALUES (?, ?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value, until = excluded.until')
+      .run(this.kind, key, JSON.stringify(copy(value)), now + ttlMs);
+    if (Math.random() < 0.01) this.db.prepare('DELETE FROM records WHERE until <= ?').run(now);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.db.prepare('DELETE FROM records WHERE kind = ? AND key = ?').run(this.kind, key);
+  }
+}
