@@ -13,7 +13,14 @@ export async function listen(ctx: RequestContext, params: Params): Promise<Param
   if (!wanted || typeof wanted !== 'object' || Array.isArray(wanted)) {
     throw new RpcError(ErrorCode.InvalidParams, '"notifications" must be an object naming what to listen for');
   }
-  const uris = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+  const asked = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+  const gateway = ctx.gateway;
+  // Resource updates need an upstream subscription, which the listener's session holds while the stream is
+  // open; only what could be subscribed is acknowledged — a URI nobody offers is not quietly promised.
+  const uris: string[] = [];
+  for (const uri of new Set(asked)) {
+    if (await gateway.subscribe(ctx.session, uri).then(() => true, () => false)) uris.push(uri);
+  }
   const listener: Listener = {
     channel: ctx.session.channel,
     id: ctx.id,
@@ -27,10 +34,7 @@ export async function listen(ctx: RequestContext, params: Params): Promise<Param
   ctx.session.channel.send(notification('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: { [META.subscriptionId]: ctx.id } }), ctx.id);
   if (Object.keys(honoured).length === 0) return { _meta: { [META.subscriptionId]: ctx.id } };
 
-  const gateway = ctx.gateway;
   gateway.listeners.add(listener);
-  // Resource updates need an upstream subscription; the listener's session holds it while the stream is open.
-  for (const uri of uris) await gateway.subscribe(ctx.session, uri).catch(() => undefined);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
