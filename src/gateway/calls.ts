@@ -1,11 +1,15 @@
-import type { RequestId } from '../protocol/jsonrpc.js';
-import type { ParkedCall } from './input-required.js';
+import type { Params, RequestId } from '../protocol/jsonrpc.js';
 import type { ClientSession } from './session.js';
+
+/** Where questions an upstream asks during a stateless client's call go: back to the client as `input_required`. */
+export interface QuestionsToClient {
+  ask(method: string, params: Params | undefined): Promise<Params>;
+}
 
 /** One tools/call (or other forwarded request) in flight: who asked, so upstream traffic can find them. */
 export interface CallRecord {
   session: ClientSession;
   requestId: RequestId | undefined;
   /** Set for a stateless client's call: questions from the upstream go out as `input_required`. */
-  parked?: ParkedCall;
+  parked?: QuestionsToClient;
 }

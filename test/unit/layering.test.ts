@@ -3,17 +3,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/servers.js';
 
-/** Every relative import in src/, as [from folder, to folder]. */
-function imports(): { file: string; from: string; to: string }[] {
+/** Every relative import in src/ (type-only ones too), as [from folder, to folder] and file to file. */
+function imports(): { file: string; target: string; from: string; to: string }[] {
   const src = path.join(ROOT, 'src');
-  const out: { file: string; from: string; to: string }[] = [];
+  const out: { file: string; target: string; from: string; to: string }[] = [];
   for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
     const file = path.join(entry.parentPath, entry.name);
     const from = path.relative(src, entry.parentPath).split(path.sep)[0] || '.';
     for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
       const target = path.relative(src, path.resolve(entry.parentPath, m[1])).split(path.sep)[0];
-      out.push({ file: path.relative(ROOT, file), from, to: target.endsWith('.js') ? '.' : target });
+      const targetFile = path.relative(ROOT, path.resolve(entry.parentPath, m[1]).replace(/\.js$/, '.ts'));
+      out.push({ file: path.relative(ROOT, file), target: targetFile, from, to: target.endsWith('.js') ? '.' : target });
     }
   }
   return out;
@@ -28,7 +29,7 @@ describe('architecture', () => {
   });
 
   it('points dependencies down the flow (cli → transports → gateway → policy/upstream → protocol), never back up', () => {
-    const rank: Record<string, number> = { cli: 6, transports: 5, gateway: 4, policy: 3, audit: 3, approvals: 3, upstream: 3, identity: 2, ifc: 1, filters: 1, config: 1, protocol: 0, '.': 0 };
+    const rank: Record<string, number> = { cli: 6, transports: 5, gateway: 4, policy: 3, audit: 3, approvals: 3, upstream: 3, identity: 2, state: 1, ifc: 1, filters: 1, config: 1, protocol: 0, '.': 0 };
     const bad = imports().filter((i) => rank[i.from] !== undefined && rank[i.to] !== undefined && rank[i.to] > rank[i.from]);
     expect(bad).toEqual([]);
   });
@@ -37,5 +38,31 @@ describe('architecture', () => {
     const bad = imports().filter((i) => i.from === 'agent' && ['gateway', 'upstream', 'transports', 'policy', 'audit', 'approvals', 'console'].includes(i.to));
     expect(imports().some((i) => i.from === 'agent')).toBe(true);
     expect(bad).toEqual([]);
+  });
+
+  it('has no import cycles, between files or between folders (the gateway ↔ input-required and policy ↔ audit ones stay gone)', () => {
+    const all = imports();
+    const graph = new Map<string, Set<string>>();
+    for (const i of all) (graph.get(i.file) ?? graph.set(i.file, new Set()).get(i.file)!).add(i.target);
+    const cycles: string[] = [];
+    // Depth-first search with colours: a grey node met again closes a cycle.
+    const colour = new Map<string, 'grey' | 'black'>();
+    const visit = (node: string, trail: string[]) => {
+      colour.set(node, 'grey');
+      for (const next of graph.get(node) ?? []) {
+        if (colour.get(next) === 'grey') cycles.push([...trail.slice(trail.indexOf(next)), next].join(' → '));
+        else if (!colour.has(next)) visit(next, [...trail, next]);
+      }
+      colour.set(node, 'black');
+    };
+    for (const node of graph.keys()) if (!colour.has(node)) visit(node, [node]);
+    expect(cycles).toEqual([]);
+    const folders = new Set(all.filter((i) => i.from !== i.to && i.from !== '.' && i.to !== '.').map((i) => `${i.from}>${i.to}`));
+    const twoWay = [...folders].filter((f) => folders.has(f.split('>').reverse().join('>')));
+    expect(twoWay).toEqual([]);
+  });
+
+  it('keeps the policy off the audit log: decisions reach it through the Recorder port only', () => {
+    expect(imports().filter((i) => i.from === 'policy' && i.to === 'audit')).toEqual([]);
   });
 });
