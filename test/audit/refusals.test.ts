@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../src/audit/chain.js';
+import { FileTokenStore } from '../../src/identity/tokens.js';
+import { startGatewayFromFile, type TestGateway } from '../helpers/gateway.js';
+import { postRaw } from '../helpers/clients.js';
+import { EVERYTHING } from '../helpers/servers.js';
+import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
+
+/**
+ * Refusals that used to stop before the chokepoint — unknown and look-alike names, bad tokens, arguments too
+ * deep to serialise — are decisions like any other: they appear in `sluice audit export`, and the log verifies.
+ */
+let gw: TestGateway;
+let config: string;
+let token: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sluice-refusals-'));
+  config = writeConfig(
+    dir,
+    `listen: 127.0.0.1:0
+logLevel: silent
+dataDir: ${JSON.stringify(path.join(dir, 'data'))}
+agents:
+  alice: { role: dev }
+roles:
+  dev:
+    default: allow
+    tools: { "everything__get-env": deny }
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+`,
+  );
+  gw = await startGatewayFromFile(config);
+  token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('alice').token;
+});
+afterAll(async () => gw?.stop());
+
+async function exported(): Promise<AuditRecord[]> {
+  await gw.gateway.audit!.settle();
+  const out = await runSluice(['audit', 'export', '-c', config]);
+  expect(out.code).toBe(0);
+  return out.stdout.trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+}
+
+/** A legacy session opened with alice's token; returns its id. */
+async function session(): Promise<string> {
+  const init = await postRaw(gw.url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }), { authorization: `Bearer ${token}` });
+  const id = init.headers.get('mcp-session-id');
+  if (!id) throw new Error(`initialize failed: ${init.status} ${init.text}`);
+  return id;
+}
+
+const call = (sessionId: string, body: string) => postRaw(gw.url, body, { 'mcp-session-id': sessionId, authorization: `Bearer ${token}` });
+
+describe('refusals in the audit log', () => {
+  it('records unknown and look-alike tool names as sent, made printable, and still answers -32602', async () => {
+    const id = await session();
+    const names = ['Everything__get-env', 'everything__get\u2011env', 'everythіng__echo' /* Cyrillic і */, '__proto__', 'everything__echo\u202e'];
+    for (const name of names) {
+      const res = await call(id, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }));
+      expect((res.json() as { error: { code: number } }).error.code).toBe(-32602);
+    }
+    const records = await exported();
+    const resolve = records.filter((r) => r.method === 'tools/call' && r.step === 'resolve');
+    expect(resolve.map((r) => r.target)).toEqual(expect.arrayContaining(['Everything__get-env', 'everything__get\u2011env', 'everythіng__echo', '__proto__', 'everything__echo\\u{202e}']));
+    expect(resolve.every((r) => r.outcome === 'deny' && r.agent === 'alice')).toBe(true);
+  });
+
+  it('answers an unknown name with -32602 after recording it', async () => {
+    const res = await call(await session(), JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope__nothing', arguments: {} } }));
+    expect((res.json() as { error: { code: number; message: string } }).error).toEqual({ code: -32602, message: 'Unknown tool: nope__nothing' });
+    expect((await exported()).some((r) => r.target === 'nope__nothing' && r.step === 'resolve')).toBe(true);
+  });
+
+  it('records refused logins, coalesced per source, with a token fingerprint and never the token', async () => {
+    const before = (await exported()).length;
+    const bad = 'slc_guess_guess_guess_guess';
+    const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => postRaw(gw.url, '{}', { authorization: `Bearer ${bad}${i}` }).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    await new Promise((r) => setTimeout(r, 1300)); // the coalescing window closes
+    const logins = (await exported()).slice(before).filter((r) => r.method === 'authenticate');
+    expect(logins.length).toBeGreaterThanOrEqual(2);
+    expect(logins.length).toBeLessThanOrEqual(3); // 60 refusals, about one record per second
+    expect(logins[0]).toMatchObject({ outcome: 'deny', step: 'authenticate', target: '/mcp', agent: '(unauthenticated)', reason: 'invalid token' });
+    expect(logins[0].client).toMatch(/^(::ffff:)?127\.0\.0\.1 sha256:[0-9a-f]{12}$/);
+    expect(logins.some((r) => /59 more refused logins/.test(r.reason ?? ''))).toBe(true);
+    expect(JSON.stringify(logins)).not.toContain(bad);
+  });
+
+  it('records a refusal for 10,000-deep arguments, with a placeholder for what cannot be serialised', async () => {
+    const id = await session();
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"everything__echo","arguments":{"message":"deep","nested":${deep}}}}`;
+    const res = await call(id, body);
+    const answer = res.json() as { result?: { isError?: boolean; content: { text: string }[] } };
+    expect(answer.result?.isError).toBe(true);
+    const record = (await exported()).find((r) => r.target === 'everything__echo' && r.outcome === 'deny');
+    expect(record).toBeDefined();
+    expect(record!.arguments).toMatch(/^\[not recorded: the value nested too deeply/);
+    const verify = await runSluice(['audit', 'verify', '-c', config]);
+    expect(verify.stdout).toMatch(/^OK: \d+ records verified/);
+  });
+});

@@ -1,0 +1,125 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileTokenStore } from '../../src/identity/tokens.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { textOf } from '../helpers/secure-gateway.js';
+import { EVERYTHING, FILESYSTEM } from '../helpers/servers.js';
+import { waitFor } from '../helpers/wait.js';
+
+/**
+ * What the embedded state store must carry across a restart: an agent's taint (else a restart launders it),
+ * the operator's pause, and an "always" approval grant. Each gateway here is a fresh process-level start on
+ * the same data dir.
+ */
+let root: string;
+let sandbox: string;
+let yaml: string;
+let gw: TestGateway | undefined;
+let tokens: { alice: string; admin: string };
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'sluice-restart-'));
+  sandbox = path.join(root, 'sandbox');
+  mkdirSync(sandbox);
+  writeFileSync(path.join(sandbox, 'customers.txt'), 'Contact jane.doe@example.com or call +44 20 7946 0958.\n');
+  yaml = `listen: 127.0.0.1:0
+logLevel: silent
+dataDir: ${JSON.stringify(path.join(root, 'data'))}
+agents:
+  alice: { role: dev }
+roles:
+  dev:
+    default: deny
+    tools:
+      "files__*": allow
+      "everything__echo": approve
+    paths: { allow: [${JSON.stringify(sandbox + '/**')}] }
+    filters: { secret: redact, pii: label, injection: label }
+approvals:
+  timeoutSeconds: 20
+mcpServers:
+  files:
+    command: node
+    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+`;
+});
+afterAll(async () => gw?.stop());
+
+async function restart(): Promise<TestGateway> {
+  await gw?.stop();
+  gw = await startTestGateway(yaml);
+  return gw;
+}
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'restart-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(gw!.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+const admin = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
+  const res = await fetch(gw!.url.replace('/mcp', p), { method, headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+const write = (c: Client, name: string) => c.callTool({ name: 'files__write_file', arguments: { path: path.join(sandbox, name), content: 'copied' } });
+
+describe('a restart', () => {
+  it('does not launder taint: the same agent, after a restart, still may not write down what it read', async () => {
+    await restart();
+    const store = new FileTokenStore(gw!.gateway.config.security.tokensFile);
+    tokens = { alice: store.create('alice').token, admin: store.create('admin:operator').token };
+    let alice = await connect(tokens.alice);
+    expect(textOf(await write(alice, 'before.txt'))).not.toMatch(/refused/); // clean: writes go through
+    expect(textOf(await alice.callTool({ name: 'files__read_text_file', arguments: { path: path.join(sandbox, 'customers.txt') } }))).toContain('jane.doe');
+    expect(textOf(await write(alice, 'leak-1.txt'))).toMatch(/refused this call at the information-flow step: the session holds pii data/);
+    await alice.close();
+
+    await restart();
+    alice = await connect(tokens.alice);
+    const after = await write(alice, 'leak-2.txt');
+    expect(after.isError).toBe(true);
+    expect(textOf(after)).toMatch(/refused this call at the information-flow step: the session holds pii data/);
+    // Only the operator lowers it — and that, too, holds across a restart.
+    expect((await admin('POST', '/admin/sessions/reset', { agent: 'alice' })).status).toBe(200);
+    await alice.close();
+    await restart();
+    alice = await connect(tokens.alice);
+    expect(textOf(await write(alice, 'after-reset.txt'))).not.toMatch(/refused/);
+    await alice.close();
+  });
+
+  it('keeps the pause on', async () => {
+    expect((await admin('POST', '/admin/pause')).status).toBe(200);
+    await restart();
+    const alice = await connect(tokens.alice);
+    expect(textOf(await write(alice, 'paused.txt'))).toMatch(/refused this call at the pause step/);
+    expect((await admin('GET', '/admin/status')).body.paused).toBe(true);
+    expect((await admin('POST', '/admin/resume')).status).toBe(200);
+    expect(textOf(await write(alice, 'resumed.txt'))).not.toMatch(/refused/);
+    await alice.close();
+  });
+
+  it('keeps an "always" grant', async () => {
+    const alice = await connect(tokens.alice);
+    const call = alice.callTool({ name: 'everything__echo', arguments: { message: 'granted' } });
+    let id = '';
+    await waitFor(async () => ((id = (await admin('GET', '/admin/approvals')).body.pending[0]?.id ?? ''), id !== ''), 5000, 'a pending approval');
+    expect((await admin('POST', '/admin/approvals/decide', { id, decision: 'approve', scope: 'always' })).status).toBe(200);
+    expect(textOf(await call)).toBe('Echo: granted');
+    await alice.close();
+
+    await restart();
+    const again = await connect(tokens.alice);
+    // Covered by the grant: no new pending approval, the result at once.
+    expect(textOf(await again.callTool({ name: 'everything__echo', arguments: { message: 'still granted' } }))).toBe('Echo: still granted');
+    expect((await admin('GET', '/admin/approvals')).body.pending).toEqual([]);
+    await again.close();
+  });
+});
