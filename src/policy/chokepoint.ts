@@ -40,7 +40,9 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
     }
     let refusal: Refusal | undefined;
     try {
-      refusal = await STEP_FUNCTIONS.get(name)!(s);
+      // Most steps decide synchronously; awaiting only the ones that return a promise saves a turn each.
+      const verdict = STEP_FUNCTIONS.get(name)!(s);
+      refusal = verdict instanceof Promise ? await verdict : verdict;
     } catch (err) {
       refusal = deny(name, `the ${name} check failed: ${(err as Error).message}`);
     }
@@ -71,9 +73,10 @@ async function refuse(s: RequestState, started: number, labelBefore: Label | und
   return { ok: false, refusal };
 }
 
-function record(s: RequestState, started: number, labelBefore: Label | undefined, outcome: DecisionEvent['outcome'], extra: Partial<DecisionEvent>, droppable = false): Promise<void> {
+async function record(s: RequestState, started: number, labelBefore: Label | undefined, outcome: DecisionEvent['outcome'], extra: Partial<DecisionEvent>, droppable = false): Promise<void> {
   const { req } = s;
-  const build = async (): Promise<DecisionEvent> => ({
+  const labelAfter = s.labelAfter ?? (await req.security.labels.of(req.holder).catch(() => undefined));
+  const event: DecisionEvent = {
     time: new Date().toISOString(),
     agent: req.principal?.agent ?? '(none)',
     session: req.holder.id,
@@ -85,12 +88,12 @@ function record(s: RequestState, started: number, labelBefore: Label | undefined
     outcome,
     arguments: req.method === 'resources/read' ? undefined : s.args,
     labelBefore,
-    labelAfter: s.labelAfter ?? (await req.security.labels.of(req.holder).catch(() => undefined)),
+    labelAfter,
     durationMs: performance.now() - started,
     traceId: req.traceId,
     ...extra,
-  });
-  return build().then((event) => req.security.recorder.record(event, { droppable }));
+  };
+  return req.security.recorder.record(event, { droppable });
 }
 
 async function askApproval(s: RequestState, refusal: Refusal, label: Label): Promise<Refusal | undefined> {

@@ -4,6 +4,8 @@
  * shows what it really is, and a huge one cannot bloat the log.
  */
 export function printable(text: string, max = 256): string {
+  // The common case, a plain ASCII name, is returned as it is (this runs on every recorded decision).
+  if (text.length <= max && /^[\x21-\x7e]*$/.test(text)) return text;
   const cut = [...text];
   const shown = cut
     .slice(0, max)
