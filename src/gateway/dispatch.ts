@@ -70,7 +70,7 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
     return errorMessage(request.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: send "initialize" before "${method}"` });
   }
 
-  if (session.dormant.length > 0) await gateway.wake(session);
+  if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);
   const ctx: RequestContext = { gateway, session, id: request.id, signal: controller.signal, modern: session.stateless };

@@ -60,7 +60,7 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
     const kept = ctx.modern ? stripEnvelope(meta) : { ...meta };
     const token = meta.progressToken;
     if (kept && (typeof token === 'string' || typeof token === 'number')) {
-      const mapped = ctx.gateway.mapProgressToken(ctx.session, token, ctx.id);
+      const mapped = ctx.gateway.fanOut.mapProgressToken(ctx.session, token, ctx.id);
       kept.progressToken = mapped.token;
       release = mapped.release;
     }
@@ -74,7 +74,7 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
 async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
   if (ctx.modern && INPUT_METHODS.has(method)) return forwardStateless(ctx, upstream, method, params, rename);
   const fwd = forwardParams(ctx, params, rename);
-  const untrack = ctx.gateway.trackCall(upstream, { session: ctx.session, requestId: ctx.id });
+  const untrack = ctx.gateway.fanOut.trackCall(upstream, { session: ctx.session, requestId: ctx.id });
   try {
     return await upstream.request(method, fwd.params, { signal: ctx.signal });
   } finally {
@@ -102,7 +102,7 @@ async function forwardStateless(ctx: RequestContext, upstream: Upstream, method:
     const { requestState: _state, inputResponses: _answers, ...clean } = params;
     const fwd = forwardParams(ctx, clean, rename);
     const record: CallRecord = { session: ctx.session, requestId: ctx.id };
-    const untrack = ctx.gateway.trackCall(upstream, record);
+    const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
     call = new ParkedCall(method, record, (signal) => upstream.request(method, fwd.params, { signal }), () => (untrack(), fwd.done()));
   }
   const outcome = await call.next(ctx.signal);
@@ -267,7 +267,7 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 async function setLevel(ctx: RequestContext, params: Params): Promise<Params> {
   const level = requireString(params, 'level');
   if (!LEVELS.includes(level)) throw new RpcError(ErrorCode.InvalidParams, `"level" must be one of ${LEVELS.join(', ')}`);
-  await ctx.gateway.setLogLevel(ctx.session, level);
+  await ctx.gateway.fanOut.setLogLevel(ctx.session, level);
   return {};
 }
 
@@ -279,9 +279,9 @@ async function initialize(ctx: RequestContext, params: Params): Promise<Params> 
   session.protocolVersion = version;
   session.clientInfo = params.clientInfo as Params | undefined;
   session.clientCapabilities = (params.capabilities as Params | undefined) ?? {};
-  await ctx.gateway.startPerSessionServers(session);
+  await ctx.gateway.sessions.startOwnServers(session);
   session.initialized = true;
-  ctx.gateway.register(session);
+  ctx.gateway.sessions.register(session);
   return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: INSTRUCTIONS };
 }
 
@@ -297,8 +297,8 @@ export const HANDLERS = new Map<string, Handler>([
   ['tools/call', callTool],
   ['prompts/get', getPrompt],
   ['resources/read', readResource],
-  ['resources/subscribe', async (ctx, p) => (await ctx.gateway.subscribe(ctx.session, requireString(p, 'uri')), {})],
-  ['resources/unsubscribe', async (ctx, p) => (await ctx.gateway.unsubscribe(ctx.session, requireString(p, 'uri')), {})],
+  ['resources/subscribe', async (ctx, p) => (await ctx.gateway.subscriptions.subscribe(ctx.session, requireString(p, 'uri'), catalogOf(ctx)), {})],
+  ['resources/unsubscribe', async (ctx, p) => (await ctx.gateway.subscriptions.unsubscribe(ctx.session, requireString(p, 'uri'), catalogOf(ctx)), {})],
   ['completion/complete', complete],
   ['logging/setLevel', setLevel],
 ]);

@@ -19,7 +19,7 @@ export async function listen(ctx: RequestContext, params: Params): Promise<Param
   // open; only what could be subscribed is acknowledged — a URI nobody offers is not quietly promised.
   const uris: string[] = [];
   for (const uri of new Set(asked)) {
-    if (await gateway.subscribe(ctx.session, uri).then(() => true, () => false)) uris.push(uri);
+    if (await gateway.subscriptions.subscribe(ctx.session, uri, gateway.catalogFor(ctx.session)).then(() => true, () => false)) uris.push(uri);
   }
   const listener: Listener = {
     channel: ctx.session.channel,
@@ -34,12 +34,12 @@ export async function listen(ctx: RequestContext, params: Params): Promise<Param
   ctx.session.channel.send(notification('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: { [META.subscriptionId]: ctx.id } }), ctx.id);
   if (Object.keys(honoured).length === 0) return { _meta: { [META.subscriptionId]: ctx.id } };
 
-  gateway.listeners.add(listener);
+  gateway.fanOut.listeners.add(listener);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  gateway.listeners.delete(listener);
-  for (const uri of uris) await gateway.unsubscribe(ctx.session, uri);
+  gateway.fanOut.listeners.delete(listener);
+  for (const uri of uris) await gateway.subscriptions.unsubscribe(ctx.session, uri, gateway.catalogFor(ctx.session));
   return { _meta: { [META.subscriptionId]: ctx.id } };
 }

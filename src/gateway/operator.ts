@@ -21,7 +21,7 @@ export class Operator {
   async status(): Promise<{ paused: boolean; sessions: SessionView[]; identities: Record<string, string> } & ReturnType<Gateway['status']>> {
     const security = this.gateway.security;
     const sessions = await Promise.all(
-      [...this.gateway.sessions.values()].map(async (s) => ({
+      [...this.gateway.sessions.all.values()].map(async (s) => ({
         id: s.id,
         agent: s.principal?.agent ?? '(none)',
         transport: s.transport,
@@ -43,9 +43,9 @@ export class Operator {
   /** Lowers a label back to trusted/public: one session's, or an identity's and all its sessions'. */
   async resetLabel(target: { session?: string; agent?: string }, by: string): Promise<{ reset: string[] }> {
     const security = this.gateway.security;
-    const sessions = [...this.gateway.sessions.values()];
+    const sessions = [...this.gateway.sessions.all.values()];
     const ofAgent = target.agent ? sessions.filter((s) => s.principal?.agent === target.agent).map((s) => s.id) : [];
-    if (target.session && !this.gateway.sessions.has(target.session)) throw new Error(`no session ${target.session}`);
+    if (target.session && !this.gateway.sessions.all.has(target.session)) throw new Error(`no session ${target.session}`);
     await security.labels.reset({ sessionId: target.session, agent: target.agent }, ofAgent);
     const reset = [...(target.session ? [target.session] : []), ...ofAgent];
     await this.record(`session reset ${target.session ? `session ${target.session}` : `agent ${target.agent}`}`, by);

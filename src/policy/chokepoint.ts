@@ -75,7 +75,12 @@ async function refuse(s: RequestState, started: number, labelBefore: Label | und
 
 async function record(s: RequestState, started: number, labelBefore: Label | undefined, outcome: DecisionEvent['outcome'], extra: Partial<DecisionEvent>, droppable = false): Promise<void> {
   const { req } = s;
-  const labelAfter = s.labelAfter ?? (await req.security.labels.of(req.holder).catch(() => undefined));
+  let labelAfter = s.labelAfter;
+  try {
+    labelAfter ??= await req.security.labels.of(req.holder);
+  } catch {
+    // A label store that cannot answer must not cost the record: it is written without the label after.
+  }
   const event: DecisionEvent = {
     time: new Date().toISOString(),
     agent: req.principal?.agent ?? '(none)',

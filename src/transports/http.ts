@@ -286,7 +286,7 @@ export class HttpFront {
   private async endSession(http: HttpSession): Promise<void> {
     this.sessions.delete(http.session.id);
     http.stream?.close();
-    await this.gateway.closeSession(http.session);
+    await this.gateway.sessions.close(http.session);
   }
 
   /** Related messages go on their request's own stream when it can carry them, the rest on the GET stream. */

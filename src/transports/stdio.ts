@@ -16,7 +16,7 @@ export function serveStdio(gateway: Gateway, input: Readable = process.stdin, ou
   const principal = stdioPrincipal(gateway.config.security);
   if (!principal) throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
   const session = new ClientSession('stdio', { send: (m) => write(m) }, principal);
-  gateway.register(session);
+  gateway.sessions.register(session);
   const lines = createInterface({ input, crlfDelay: Infinity });
   const max = gateway.config.http.maxBodyBytes;
   lines.on('line', (line) => {
@@ -26,7 +26,7 @@ export function serveStdio(gateway: Gateway, input: Readable = process.stdin, ou
   });
   return new Promise((resolve) => {
     lines.once('close', () => {
-      void gateway.closeSession(session).then(resolve);
+      void gateway.sessions.close(session).then(resolve);
     });
   });
 }

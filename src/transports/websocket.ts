@@ -42,11 +42,11 @@ function serveSocket(gateway: Gateway, ws: WebSocket, max: number, principal: Pr
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   const session = new ClientSession('ws', { send: (m) => send(m) }, principal);
-  gateway.register(session);
+  gateway.sessions.register(session);
   ws.on('message', (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
     void handleFrame(gateway, session, text, max).then((reply) => reply && send(reply));
   });
-  ws.on('close', () => void gateway.closeSession(session));
+  ws.on('close', () => void gateway.sessions.close(session));
   ws.on('error', () => ws.terminate());
 }

@@ -99,12 +99,12 @@ describe('per-session servers', () => {
     expect(otherNames).toContain('mine__echo');
     expect(otherNames).not.toContain('mine__get-roots-list');
 
-    const pids = [...gw.gateway.sessions.values()].flatMap((s) => s.ownUpstreams.map((u) => u.pid));
+    const pids = [...gw.gateway.sessions.all.values()].flatMap((s) => s.ownUpstreams.map((u) => u.pid));
     expect(new Set(pids).size).toBe(2);
     await client.close();
     await other.close();
     // close() on a Streamable HTTP client does not end its session; DELETE does. Either way the processes go.
-    for (const s of [...gw.gateway.sessions.values()]) await gw.gateway.closeSession(s);
+    for (const s of [...gw.gateway.sessions.all.values()]) await gw.gateway.sessions.close(s);
     for (const pid of pids) await waitFor(() => !alive(pid!), 5000, `process ${pid} to exit`);
   });
 
@@ -136,7 +136,7 @@ describe('per-session servers that idle out', () => {
   it('stops an idle session\'s process and starts it again on its next request', async () => {
     const client = await connectV2(gw.url, 'legacy');
     await client.callTool({ name: 'mine__echo', arguments: { message: 'first' } });
-    const session = [...gw.gateway.sessions.values()][0];
+    const session = [...gw.gateway.sessions.all.values()][0];
     const pid = session.ownUpstreams[0].pid!;
     await waitFor(() => !alive(pid), 5000, 'the idle process to stop');
     const again = await client.callTool({ name: 'mine__echo', arguments: { message: 'again' } });

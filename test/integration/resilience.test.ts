@@ -63,7 +63,7 @@ describe('upstream failures', () => {
       listChanged: { tools: { onChanged: () => void modernChanges++ } },
     } as never);
     await modern.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
-    await waitFor(() => gw.gateway.listeners.size > 0, 3000, 'the stateless client to start listening');
+    await waitFor(() => gw.gateway.fanOut.listeners.size > 0, 3000, 'the stateless client to start listening');
 
     const everything = gw.gateway.upstreams.find((u) => u.name === 'everything')!;
     const pid = everything.pid!;

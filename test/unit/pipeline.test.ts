@@ -244,6 +244,20 @@ const REFUSALS: RefusalRow[] = [
     reason: 'no tool "x__read\\u{200b}" is offered',
     recordedTarget: 'x__read\\u{200b}',
   },
+  {
+    name: 'resolve: a name with a newline cannot forge a record line',
+    call: { target: 'x__read\nallow x__write' },
+    step: 'resolve',
+    reason: 'no tool "x__read\\u{a}allow x__write" is offered',
+    recordedTarget: 'x__read\\u{a}allow x__write',
+  },
+  {
+    name: 'resolve: a huge plain-ASCII name is cut in the record',
+    call: { target: `x__${'a'.repeat(297)}` },
+    step: 'resolve',
+    reason: `no tool "x__${'a'.repeat(253)}… (300 characters)" is offered`,
+    recordedTarget: `x__${'a'.repeat(253)}… (300 characters)`,
+  },
   { name: 'tool-rule: deny', call: { target: 'x__denied' }, step: 'tool-rule', reason: 'role "developer" may not call x__denied', rule: 'x__denied' },
   { name: 'tool-rule: deny by the default of a deny-all role', call: { agent: 'nobody', target: 'x__read' }, step: 'tool-rule', reason: 'role "denyall" may not call x__read', rule: '*' },
   {
@@ -365,7 +379,7 @@ describe('runChecked: each refusing step of tools/call', () => {
     expect(JSON.stringify(outcome)).not.toContain(AWS_KEY);
     expect(await ctx.state.labels.of(holder)).toEqual(labelBefore);
     expect(droppable).toEqual([true]);
-    if (row.recordedTarget) expect(event.target).not.toMatch(/[\u200B\u202E]/);
+    if (row.recordedTarget) expect(event.target).not.toMatch(/[\u200B\u202E\n]/);
     if (row.hooks) {
       // The hook's error stays in the gateway's log: the client and the record see no internals.
       const detail = ctx.hookErrors.join(' ');
@@ -436,6 +450,8 @@ const THROWING: ThrowRow[] = [
     step: 'authenticate',
     reason: 'the label store could not answer: labels down',
   },
+  // The port says async, but a store that throws before returning its promise must still leave a record:
+  // the refusal comes back, and it must be recorded like every other outcome.
   {
     name: 'a label store whose of() throws synchronously → authenticate',
     ports: (state) => ({

@@ -1,0 +1,140 @@
+import type { GatewayConfig, ServerConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { notification, type Params } from '../protocol/jsonrpc.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { Catalog } from './catalog.js';
+import type { ClientSession } from './session.js';
+
+export interface SessionsDeps {
+  config: GatewayConfig;
+  log: Logger;
+  /** Makes an upstream owned by `owner` (a per-session process), started by the caller. */
+  createUpstream(config: ServerConfig, capabilities: Params, owner: ClientSession): Upstream;
+  /** The sessions changed (the console listens). */
+  onChange(): void;
+  /** A session is closing: everything elsewhere that holds it lets go (labels, approvals, subscriptions). */
+  onClose(session: ClientSession): Promise<void>;
+}
+
+/**
+ * The connected sessions and the server processes that belong to them (mode: per-session): started with the
+ * session and its client's own capabilities, stopped when it idles out or ends, started again on its next
+ * request. Also the catalog a session sees when it has servers of its own.
+ */
+export class Sessions {
+  readonly all = new Map<string, ClientSession>();
+  private readonly perSession: ServerConfig[];
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(private readonly deps: SessionsDeps) {
+    this.perSession = deps.config.servers.filter((s) => s.mode === 'per-session');
+  }
+
+  get perSessionConfigs(): readonly ServerConfig[] {
+    return this.perSession;
+  }
+
+  start(): void {
+    if (this.perSession.length === 0) return;
+    const every = Math.max(1000, Math.min(30_000, ...this.perSession.map((c) => c.idleTimeoutMs / 2)));
+    this.sweeper = setInterval(() => this.sweepIdle(), every);
+    this.sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const s of [...this.all.values()]) await this.close(s);
+  }
+
+  register(session: ClientSession): void {
+    if (this.all.has(session.id)) return;
+    this.all.set(session.id, session);
+    this.deps.onChange();
+  }
+
+  async close(session: ClientSession): Promise<void> {
+    session.close();
+    this.all.delete(session.id);
+    this.deps.onChange();
+    await this.deps.onClose(session);
+    await Promise.all(session.ownUpstreams.map((u) => u.close()));
+  }
+
+  /** Starts this session's own server processes, mirroring the client's capabilities, up to each server's cap. */
+  async startOwnServers(session: ClientSession, configs: readonly ServerConfig[] = this.perSession): Promise<void> {
+    const started: Upstream[] = [];
+    for (const config of configs) {
+      const running = this.runningOf(config);
+      if (running >= config.maxSessions) {
+        this.deps.log.warn({ upstream: config.name, max: config.maxSessions }, 'per-session server cap reached; not started for this session');
+        continue;
+      }
+      const upstream = this.deps.createUpstream(config, session.clientCapabilities, session);
+      session.ownUpstreams.push(upstream);
+      started.push(upstream);
+    }
+    await Promise.all(started.map((u) => u.start()));
+    session.catalog = undefined;
+  }
+
+  /** Restarts a session's per-session processes that were stopped while it was idle. */
+  async wake(session: ClientSession): Promise<void> {
+    await this.startOwnServers(session, session.dormant.splice(0));
+  }
+
+  /**
+   * Stops per-session processes whose session has been quiet for the server's `idleTimeoutSeconds`; the
+   * session's next request starts them again (see `wake`). Keeps a cap's worth of idle clients from holding
+   * every process slot.
+   */
+  private sweepIdle(): void {
+    const now = Date.now();
+    for (const session of this.all.values()) {
+      const idle = session.ownUpstreams.filter((u) => now - session.lastSeen > u.config.idleTimeoutMs);
+      if (idle.length === 0) continue;
+      for (const u of idle) {
+        session.dormant.push(u.config);
+        session.ownUpstreams.splice(session.ownUpstreams.indexOf(u), 1);
+        void u.close();
+      }
+      this.catalogChanged(session);
+    }
+  }
+
+  /** A session's own servers changed: its merged catalog is rebuilt on next use and its client told. */
+  catalogChanged(session: ClientSession): void {
+    session.catalog = undefined;
+    for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) {
+      if (session.initialized) session.channel.send(notification(method));
+    }
+  }
+
+  /** The catalog a session sees: the shared one, or — with per-session servers — its own merge. */
+  catalogFor(session: ClientSession, shared: Catalog, sharedUpstreams: readonly Upstream[]): Catalog {
+    if (session.ownUpstreams.length === 0) return shared;
+    session.catalog ??= new Catalog(this.upstreamsFor(session, sharedUpstreams), this.deps.config.separator);
+    return session.catalog;
+  }
+
+  /** Shared and per-session upstreams in config order, so precedence follows the file. */
+  upstreamsFor(session: ClientSession, shared: readonly Upstream[]): Upstream[] {
+    if (session.ownUpstreams.length === 0) return [...shared];
+    const order = new Map(this.deps.config.servers.map((s, i) => [s.name, i]));
+    return [...shared, ...session.ownUpstreams].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+  }
+
+  /** The sessions an upstream serves: all of them for a shared one, its owner for a per-session one. */
+  sessionsOf(upstream: Upstream, shared: readonly Upstream[]): ClientSession[] {
+    if (shared.includes(upstream)) return [...this.all.values()];
+    return [...this.all.values()].filter((s) => s.ownUpstreams.includes(upstream));
+  }
+
+  private runningOf(config: ServerConfig): number {
+    return [...this.all.values()].filter((s) => s.ownUpstreams.some((u) => u.config === config)).length;
+  }
+
+  /** Per-session servers for /readyz: how many sessions run each. */
+  status(): Params[] {
+    return this.perSession.map((c) => ({ name: c.name, mode: 'per-session', transport: c.transport, sessions: this.runningOf(c) }));
+  }
+}
