@@ -4,7 +4,6 @@ import { canonicalJson } from '../audit/canonical.js';
 import { sha256 } from '../audit/chain.js';
 import { formatLabel } from '../ifc/label.js';
 import type { ApprovalRequest } from '../policy/security.js';
-import type { Params } from '../protocol/jsonrpc.js';
 import type { ApprovalStore, ApprovalVerdict, PendingApproval } from '../state/ports.js';
 
 export type Scope = 'once' | 'session' | 'always';

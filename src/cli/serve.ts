@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
 import { createGateway, type GatewayDeps } from '../gateway/create.js';
+import { FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
@@ -25,12 +26,14 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
   }
   const gateway = await createGateway(config, { ...options.deps, log });
+  // Every transport comes in through the one front door.
+  const front = new FrontDoor(gateway);
   await gateway.start();
   let http: HttpFront | undefined;
   let address: RunningGateway['address'];
   if (options.http !== false) {
-    http = new HttpFront(gateway);
-    const wss = attachWebSocket(gateway, http.server);
+    http = new HttpFront(gateway, front);
+    const wss = attachWebSocket(gateway, front, http.server);
     await new Promise<void>((resolve, reject) => {
       http!.server.once('error', reject);
       http!.server.listen(config.listen.port, config.listen.host, () => resolve());
@@ -45,7 +48,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     await gateway.stop();
   };
   if (options.stdio) {
-    void serveStdio(gateway).then(async () => {
+    void serveStdio(gateway, front).then(async () => {
       log.info('stdin closed; shutting down');
       await stop();
       process.exit(0);

@@ -44,6 +44,8 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       maxFieldBytes: raw.audit?.maxFieldBytes ?? 1024,
       signIntervalMs: (raw.audit?.signIntervalSeconds ?? 60) * 1000,
       retentionMs: raw.audit?.retentionDays !== undefined ? raw.audit.retentionDays * 86_400_000 : undefined,
+      commitTimeoutMs: (raw.audit?.commitTimeoutSeconds ?? 30) * 1000,
+      maxQueue: raw.audit?.maxQueue ?? 100_000,
     },
     approvals: {
       timeoutMs: (raw.approvals?.timeoutSeconds ?? 120) * 1000,

@@ -155,6 +155,8 @@ export interface AuditConfig {
   maxFieldBytes: number;
   signIntervalMs: number;
   retentionMs?: number;
+  commitTimeoutMs: number;
+  maxQueue: number;
 }
 
 export interface ApprovalsConfig {

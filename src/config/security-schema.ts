@@ -106,6 +106,10 @@ export const auditSchema = z
     maxFieldBytes: z.number().int().min(256).max(1_048_576).optional(),
     signIntervalSeconds: z.number().positive().optional(),
     retentionDays: z.number().positive().optional(),
+    /** How long a result waits for its record to be committed before it is withheld (the record still lands). */
+    commitTimeoutSeconds: z.number().positive().max(3600).optional(),
+    /** Records waiting to be committed before new calls are refused. */
+    maxQueue: z.number().int().min(100).optional(),
   })
   .strict();
 

@@ -71,6 +71,8 @@ function openAudit(config: GatewayConfig, given: AuditStore | false | undefined,
     signer: HeadSigner.loadOrCreate(config.dataDir),
     signIntervalMs: settings.signIntervalMs,
     retentionMs: settings.retentionMs,
+    commitTimeoutMs: settings.commitTimeoutMs,
+    maxQueue: settings.maxQueue,
     onStoreTrouble: ({ failing, error, waiting }) =>
       failing ? log.warn({ error, waiting }, 'audit store refused a batch; records are queued and retried') : log.info({ waiting }, 'audit store takes records again'),
   });

@@ -12,37 +12,14 @@ import {
   type Params,
 } from '../protocol/jsonrpc.js';
 import { SluiceError, toWire } from '../protocol/errors.js';
-import { claimedVersion, decorateModernResult, isModernVersion, MODERN_METHODS, ModernError, readEnvelope } from '../protocol/modern.js';
-import { MODERN_VERSION } from '../protocol/versions.js';
-import type { Principal } from '../identity/principal.js';
+import { decorateModernResult, MODERN_METHODS } from '../protocol/modern.js';
 import type { Gateway } from './gateway.js';
 import { HANDLERS, type RequestContext } from './handlers.js';
 import { listen } from './listen.js';
-import { ClientSession, type ClientChannel, type TransportKind } from './session.js';
+import type { ClientSession } from './session.js';
 
 /** Methods a legacy session may use before it has initialized. */
 const BEFORE_INIT = new Set(['initialize', 'ping']);
-
-/**
- * For a message that claims the stateless revision in its `_meta`: a throw-away session carrying that request's
- * identity and capabilities (never stored, never reused), or the error that says why the claim is unusable.
- */
-export function statelessSession(kind: TransportKind, channel: ClientChannel, principal: Principal | undefined, message: JsonRpcRequest | JsonRpcNotification): ClientSession | RpcError {
-  const version = claimedVersion(message) as string;
-  if (!isModernVersion(version)) {
-    return new RpcError(ModernError.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [MODERN_VERSION], requested: version });
-  }
-  const envelope = readEnvelope(message.params);
-  if ('problem' in envelope) {
-    return new RpcError(ErrorCode.InvalidParams, `Invalid _meta envelope for protocol revision ${MODERN_VERSION}: ${envelope.key}: ${envelope.problem}`, { envelope: { key: envelope.key, problem: envelope.problem } });
-  }
-  const session = new ClientSession(kind, channel, principal, true);
-  session.protocolVersion = envelope.protocolVersion;
-  session.clientCapabilities = envelope.clientCapabilities;
-  session.clientInfo = envelope.clientInfo;
-  session.initialized = true;
-  return session;
-}
 
 /**
  * The one dispatcher. Every transport hands it one checked JSON-RPC message and the session it came in on;

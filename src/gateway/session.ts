@@ -27,8 +27,8 @@ interface OutgoingRequest {
  * a short-lived session of its own that is never stored.
  */
 export class ClientSession {
-  /** Unguessable: 128 random bits. For HTTP it is also bound to the client that opened it (see the HTTP front). */
-  readonly id = randomBytes(16).toString('hex');
+  /** Unguessable: 128 random bits. For HTTP it is also bound to the client that opened it (see legacy-sessions.ts). */
+  readonly id: string;
   protocolVersion?: string;
   clientInfo?: Params;
   clientCapabilities: Params = {};
@@ -55,7 +55,11 @@ export class ClientSession {
     /** Who is calling: resolved once by the transport, never changed afterwards. */
     readonly principal: Principal | undefined,
     readonly stateless = false,
-  ) {}
+    /** Given only when a stored session is resumed (after a restart); new sessions get a fresh random id. */
+    id?: string,
+  ) {
+    this.id = id ?? randomBytes(16).toString('hex');
+  }
 
   /** Sends a request to the client (sampling, elicitation, roots) and waits for its answer. */
   request(method: string, params: Params | undefined, relatedTo: RequestId | undefined, signal?: AbortSignal): Promise<Params> {

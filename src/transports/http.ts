@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { dispatch, statelessSession } from '../gateway/dispatch.js';
+import { batchProblem, statelessSession, type FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { ClientSession } from '../gateway/session.js';
+import { LegacySessions } from '../gateway/legacy-sessions.js';
+import type { ClientSession } from '../gateway/session.js';
 import { checkEnvelope, parseJson } from '../protocol/envelope.js';
+import { isLocal } from '../protocol/errors.js';
 import {
   ErrorCode,
   errorMessage,
@@ -12,11 +14,10 @@ import {
   RpcError,
   type JsonRpcMessage,
   type JsonRpcRequest,
-  type JsonRpcResponse,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { claimedVersion, isModernVersion, MODERN_METHODS, ModernError } from '../protocol/modern.js';
-import { ALL_VERSIONS, allowsBatches, MAX_BATCH } from '../protocol/versions.js';
+import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Principal } from '../identity/principal.js';
 import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
@@ -25,10 +26,8 @@ import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { EventStream, Exchange } from './sse.js';
 
-/** HTTP-side state of one legacy session: who opened it, its GET stream, and its open POST exchanges. */
-interface HttpSession {
-  session: ClientSession;
-  owner: string;
+/** HTTP-side state of one legacy session: its GET stream, and its open POST exchanges. */
+interface Streams {
   stream?: EventStream;
   exchanges: Map<RequestId, Exchange>;
 }
@@ -46,12 +45,17 @@ function jsonError(status: number, code: number, message: string, id: RequestId 
  */
 export class HttpFront {
   readonly server: Server;
-  private readonly sessions = new Map<string, HttpSession>();
+  private readonly streams = new Map<string, Streams>();
+  private readonly legacy: LegacySessions;
   private readonly sweeper: NodeJS.Timeout;
   private readonly admin: AdminApi;
 
-  constructor(private readonly gateway: Gateway) {
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly front: FrontDoor,
+  ) {
     this.admin = new AdminApi(gateway);
+    this.legacy = new LegacySessions(gateway, (id) => ({ send: (m, relatedTo) => this.sendToSession(id(), m, relatedTo) }));
     this.server = createServer((req, res) => this.route(req, res));
     this.server.keepAliveTimeout = 65_000;
     this.sweeper = setInterval(() => this.sweepIdle(), 60_000);
@@ -60,8 +64,9 @@ export class HttpFront {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const s of this.sessions.values()) s.stream?.close();
-    this.sessions.clear();
+    for (const s of this.streams.values()) s.stream?.close();
+    this.streams.clear();
+    await this.legacy.closeAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -162,40 +167,43 @@ export class HttpFront {
     }
     if (isRequest(message) && message.method === 'initialize') return this.postInitialize(req, res, message, acceptsSse, principal);
 
-    const found = this.findSession(req, res, principal, headerVersion);
-    if (!found) return;
+    const session = await this.findSession(req, res, principal, headerVersion);
+    if (!session) return;
     if (!isRequest(message)) {
-      await dispatch(this.gateway, found.session, message);
+      await this.front.message(session, message);
       return this.reply(res, { status: 202 });
     }
     const exchange = new Exchange(res, acceptsSse);
-    await this.run(found, message, exchange);
+    await this.run(session, message, exchange);
   }
 
-  /** Dispatches one request of a legacy session, with its exchange registered so related messages find it. */
-  private async run(http: HttpSession, message: JsonRpcRequest, exchange: Exchange): Promise<void> {
-    http.exchanges.set(message.id, exchange);
+  /** Runs one request of a legacy session, with its exchange registered so related messages find it. */
+  private async run(session: ClientSession, message: JsonRpcRequest, exchange: Exchange): Promise<void> {
+    const { exchanges } = this.streamsOf(session.id);
+    exchanges.set(message.id, exchange);
     // A client that hangs up has cancelled its request (there is no other way on HTTP).
-    const onClose = () => http.session.inflight.get(message.id)?.abort('client disconnected');
-    exchange.onClose(onClose);
+    exchange.onClose(() => session.inflight.get(message.id)?.abort('client disconnected'));
     try {
-      const response = await dispatch(this.gateway, http.session, message);
+      const response = await this.front.message(session, message);
       if (response) exchange.finish(response);
     } finally {
-      http.exchanges.delete(message.id);
+      exchanges.delete(message.id);
     }
+  }
+
+  private streamsOf(id: string): Streams {
+    let streams = this.streams.get(id);
+    if (!streams) this.streams.set(id, (streams = { exchanges: new Map() }));
+    return streams;
   }
 
   private async postInitialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, acceptsSse: boolean, principal: Principal): Promise<void> {
     if (header(req, 'mcp-session-id')) {
       return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not carry an Mcp-Session-Id; it opens a new session', message.id));
     }
-    const http: HttpSession = { session: undefined as unknown as ClientSession, owner: clientKey(req, principal), exchanges: new Map() };
-    http.session = new ClientSession('http', { send: (m, relatedTo) => this.sendToSession(http, m, relatedTo) }, principal);
-    const response = await dispatch(this.gateway, http.session, message);
-    if (response && 'result' in response) this.sessions.set(http.session.id, http);
-    const exchange = new Exchange(res, acceptsSse, response && 'result' in response ? { 'mcp-session-id': http.session.id } : {});
-    if (response) exchange.finish(response);
+    const opened = await this.legacy.open(principal, clientKey(req, principal), message);
+    const exchange = new Exchange(res, acceptsSse, opened.session ? { 'mcp-session-id': opened.session.id } : {});
+    if (opened.response) exchange.finish(opened.response);
   }
 
   /** A 2026-07-28 request: no session; the headers must agree with the body; a throw-away session serves it. */
@@ -225,84 +233,75 @@ export class HttpFront {
     if (!isRequest(message)) return this.reply(res, { status: 202 });
     if (!MODERN_METHODS.has(message.method)) return this.reply(res, jsonError(404, ErrorCode.MethodNotFound, `Method not found: ${message.method}`, id));
     exchange.onClose(() => session.close());
-    const response = await dispatch(this.gateway, session, message);
+    const response = await this.front.serve(session, message);
     if (response) exchange.finish(response);
   }
 
   private async postBatch(req: IncomingMessage, res: ServerResponse, values: unknown[], principal: Principal): Promise<void> {
-    const found = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
-    if (!found) return;
-    const version = found.session.protocolVersion;
-    if (!allowsBatches(version)) {
-      return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not allowed by protocol revision ${version}; only 2025-03-26 has them`));
-    }
-    if (values.length === 0 || values.length > MAX_BATCH) {
-      return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages, this one has ${values.length}`));
-    }
-    const answers = await Promise.all(
-      values.map(async (v): Promise<JsonRpcResponse | undefined> => {
-        const checked = checkEnvelope(v);
-        if (!checked.ok) return checked.error;
-        return dispatch(this.gateway, found.session, checked.message);
-      }),
-    );
-    const responses = answers.filter((a): a is JsonRpcResponse => a !== undefined);
-    this.reply(res, responses.length > 0 ? { status: 200, body: responses } : { status: 202 });
+    const session = await this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
+    if (!session) return;
+    const problem = batchProblem(session.protocolVersion, values.length);
+    if (problem) return this.reply(res, jsonError(400, ErrorCode.InvalidRequest, problem));
+    const responses = await this.front.batch(session, values);
+    this.reply(res, responses ? { status: 200, body: responses } : { status: 202 });
   }
 
   /**
    * The legacy session a request names. Unknown ids, and ids used by anyone but the client that opened the
    * session, get the same 404, so a guessed or stolen id tells an attacker nothing.
    */
-  private findSession(req: IncomingMessage, res: ServerResponse, principal: Principal, headerVersion: string | undefined): HttpSession | undefined {
+  private async findSession(req: IncomingMessage, res: ServerResponse, principal: Principal, headerVersion: string | undefined): Promise<ClientSession | undefined> {
     const id = header(req, 'mcp-session-id');
     if (!id) return void this.reply(res, jsonError(400, ErrorCode.TransportError, 'Bad Request: Mcp-Session-Id header is required'));
-    const http = this.sessions.get(id);
-    if (!http || http.owner !== clientKey(req, principal)) return void this.reply(res, jsonError(404, ErrorCode.SessionNotFound, 'Session not found'));
-    if (headerVersion !== undefined && headerVersion !== http.session.protocolVersion && !ALL_VERSIONS.includes(headerVersion)) {
+    let session: ClientSession;
+    try {
+      session = await this.legacy.find(id, clientKey(req, principal), principal);
+    } catch (err) {
+      if (!isLocal(err, 'SESSION_NOT_FOUND')) throw err;
+      return void this.reply(res, jsonError(404, ErrorCode.SessionNotFound, 'Session not found'));
+    }
+    if (headerVersion !== undefined && headerVersion !== session.protocolVersion && !ALL_VERSIONS.includes(headerVersion)) {
       return void this.reply(res, jsonError(400, ErrorCode.TransportError, `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${ALL_VERSIONS.join(', ')})`));
     }
-    http.session.lastSeen = Date.now();
-    return http;
+    return session;
   }
 
-  private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
+  private async get(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
     if (!/text\/event-stream/i.test(req.headers.accept ?? '')) {
       return this.reply(res, jsonError(406, ErrorCode.TransportError, 'Not Acceptable: GET /mcp needs Accept: text/event-stream'));
     }
-    const http = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
-    if (!http) return;
-    if (http.stream && !http.stream.closed) return this.reply(res, jsonError(409, ErrorCode.TransportError, 'Conflict: this session already has an open event stream'));
-    http.stream = new EventStream(res);
+    const session = await this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
+    if (!session) return;
+    const streams = this.streamsOf(session.id);
+    if (streams.stream && !streams.stream.closed) return this.reply(res, jsonError(409, ErrorCode.TransportError, 'Conflict: this session already has an open event stream'));
+    streams.stream = new EventStream(res);
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
-    const http = this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
-    if (!http) return;
-    await this.endSession(http);
+    const session = await this.findSession(req, res, principal, header(req, 'mcp-protocol-version'));
+    if (!session) return;
+    this.streams.get(session.id)?.stream?.close();
+    this.streams.delete(session.id);
+    await this.legacy.end(session.id);
     this.reply(res, { status: 200 });
   }
 
-  private async endSession(http: HttpSession): Promise<void> {
-    this.sessions.delete(http.session.id);
-    http.stream?.close();
-    await this.gateway.sessions.close(http.session);
-  }
-
   /** Related messages go on their request's own stream when it can carry them, the rest on the GET stream. */
-  private sendToSession(http: HttpSession, message: JsonRpcMessage, relatedTo: RequestId | undefined): void {
-    const exchange = relatedTo === undefined ? undefined : http.exchanges.get(relatedTo);
+  private sendToSession(id: string, message: JsonRpcMessage, relatedTo: RequestId | undefined): void {
+    const streams = this.streams.get(id);
+    const exchange = relatedTo === undefined ? undefined : streams?.exchanges.get(relatedTo);
     if (exchange?.send(message)) return;
-    if (http.stream && !http.stream.closed) return http.stream.send(message);
-    if (!isNotification(message)) this.gateway.log.warn({ session: http.session.id, method: (message as { method?: string }).method }, 'no open stream to reach the client');
+    if (streams?.stream && !streams.stream.closed) return streams.stream.send(message);
+    if (!isNotification(message)) this.gateway.log.warn({ session: id, method: (message as { method?: string }).method }, 'no open stream to reach the client');
   }
 
   private sweepIdle(): void {
-    const limit = Date.now() - this.gateway.config.http.sessionIdleTimeoutMs;
-    for (const http of [...this.sessions.values()]) {
-      const busy = http.exchanges.size > 0 || (http.stream !== undefined && !http.stream.closed);
-      if (!busy && http.session.lastSeen < limit) void this.endSession(http);
-    }
+    this.legacy.sweepIdle((id) => {
+      const streams = this.streams.get(id);
+      const busy = streams !== undefined && (streams.exchanges.size > 0 || (streams.stream !== undefined && !streams.stream.closed));
+      if (!busy) this.streams.delete(id);
+      return busy;
+    });
   }
 }
 

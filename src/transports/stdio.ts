@@ -1,32 +1,27 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { ClientSession } from '../gateway/session.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { handleFrame } from './frames.js';
 
 /**
  * MCP over the process's own stdin/stdout: newline-delimited JSON, one client. Nothing but protocol
  * messages may ever reach `output` (logs go to stderr). Resolves when the client closes stdin.
  */
-export function serveStdio(gateway: Gateway, input: Readable = process.stdin, output: Writable = process.stdout): Promise<void> {
+export function serveStdio(gateway: Gateway, front: FrontDoor, input: Readable = process.stdin, output: Writable = process.stdout): Promise<void> {
   const write = (m: JsonRpcMessage | JsonRpcMessage[]) => void output.write(JSON.stringify(m) + '\n');
   // The stdio client is the process that started us: it is whoever the config names for it.
   const principal = stdioPrincipal(gateway.config.security);
   if (!principal) throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
-  const session = new ClientSession('stdio', { send: (m) => write(m) }, principal);
-  gateway.sessions.register(session);
+  const connection = front.connect('stdio', { send: (m) => write(m) }, principal);
   const lines = createInterface({ input, crlfDelay: Infinity });
-  const max = gateway.config.http.maxBodyBytes;
   lines.on('line', (line) => {
     if (line.trim() === '') return;
     // Each line is handled on its own: a slow tool call must not hold up a ping or a cancellation behind it.
-    void handleFrame(gateway, session, line, max).then((reply) => reply && write(reply));
+    void connection.receive(line).then((reply) => reply && write(reply));
   });
   return new Promise((resolve) => {
-    lines.once('close', () => {
-      void gateway.sessions.close(session).then(resolve);
-    });
+    lines.once('close', () => void connection.close().then(resolve));
   });
 }

@@ -1,10 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { ClientSession } from '../gateway/session.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { handleFrame } from './frames.js';
 import type { Principal } from '../identity/principal.js';
 import { authenticate } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
@@ -13,7 +12,7 @@ import { checkLocalRequest } from './guards.js';
  * MCP over WebSocket at /ws on the HTTP port: one JSON-RPC message (or 2025-03-26 batch) per text frame, one
  * session per connection. Same Host/Origin guard as HTTP, checked before the upgrade completes.
  */
-export function attachWebSocket(gateway: Gateway, server: Server): WebSocketServer {
+export function attachWebSocket(gateway: Gateway, front: FrontDoor, server: Server): WebSocketServer {
   const max = gateway.config.http.maxBodyBytes;
   // The hard cap sits above our own limit so that a merely oversized message gets a JSON-RPC error and the
   // connection survives; only absurd frames are cut off by ws itself.
@@ -31,22 +30,21 @@ export function attachWebSocket(gateway: Gateway, server: Server): WebSocketServ
         gateway.authFailures.note(req.socket.remoteAddress ?? '', '/ws', who);
         return refuse(who.status === 401 ? '401 Unauthorized\r\nWWW-Authenticate: Bearer' : '403 Forbidden', who.reason);
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(gateway, ws, max, who.principal));
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(front, ws, who.principal));
     });
   });
   return wss;
 }
 
-function serveSocket(gateway: Gateway, ws: WebSocket, max: number, principal: Principal): void {
+function serveSocket(front: FrontDoor, ws: WebSocket, principal: Principal): void {
   const send = (m: JsonRpcMessage | JsonRpcMessage[]) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
-  const session = new ClientSession('ws', { send: (m) => send(m) }, principal);
-  gateway.sessions.register(session);
+  const connection = front.connect('ws', { send: (m) => send(m) }, principal);
   ws.on('message', (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    void handleFrame(gateway, session, text, max).then((reply) => reply && send(reply));
+    void connection.receive(text).then((reply) => reply && send(reply));
   });
-  ws.on('close', () => void gateway.sessions.close(session));
+  ws.on('close', () => void connection.close());
   ws.on('error', () => ws.terminate());
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/identity/tokens.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { postRaw } from '../helpers/clients.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, FILESYSTEM } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
@@ -121,5 +122,27 @@ describe('a restart', () => {
     expect(textOf(await again.callTool({ name: 'everything__echo', arguments: { message: 'still granted' } }))).toBe('Echo: still granted');
     expect((await admin('GET', '/admin/approvals')).body.pending).toEqual([]);
     await again.close();
+  });
+
+  it('lets a legacy session carry on with the same Mcp-Session-Id, for its own client only', async () => {
+    const auth = { authorization: `Bearer ${tokens.alice}` };
+    const init = await postRaw(gw!.url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }), auth);
+    const id = init.headers.get('mcp-session-id')!;
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await restart();
+    const list = (token: string) => postRaw(gw!.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { authorization: `Bearer ${token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    // Someone else presenting the id gets the same 404 as for an unknown one.
+    const mallory = new FileTokenStore(gw!.gateway.config.security.tokensFile).create('alice').token;
+    expect((await list(mallory)).status).toBe(404);
+    const res = await list(tokens.alice);
+    expect(res.status).toBe(200);
+    expect(((res.json() as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name))).toContain('files__read_text_file');
+    const [session] = [...gw!.gateway.sessions.all.values()];
+    expect(session.protocolVersion).toBe('2025-06-18');
+    // Ended by DELETE, it is gone for good.
+    const del = await fetch(gw!.url, { method: 'DELETE', headers: { ...auth, 'mcp-session-id': id } });
+    expect(del.status).toBe(200);
+    await restart();
+    expect((await list(tokens.alice)).status).toBe(404);
   });
 });
