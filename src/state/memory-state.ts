@@ -25,7 +25,7 @@ export class MemoryLabels implements LabelStore {
   private readonly marks = new Map<string, Label>();
 
   async of(holder: LabelHolder): Promise<Label> {
-    return this.now(holder);
+    return { ...this.now(holder) };
   }
 
   private now(holder: LabelHolder): Label {
@@ -45,7 +45,7 @@ export class MemoryLabels implements LabelStore {
     const mark = this.marks.get(holder.agent) ?? BOTTOM;
     const raised = join(mark, after);
     if (!sameLabel(mark, raised)) this.marks.set(holder.agent, raised);
-    return { before, after };
+    return { before: { ...before }, after: { ...after } };
   }
 
   async forget(sessionId: string): Promise<void> {

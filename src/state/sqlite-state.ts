@@ -57,7 +57,35 @@ export function sqliteState(file: string, sealKey: Buffer): StateStores {
   };
 }
 
+/**
+ * Tells a read cache when to forget: SQLite's `data_version` changes when another connection — another sluice
+ * process on the same data dir — has committed to the file. Our own writes update the cache as they go.
+ */
+class Staleness {
+  private readonly version: Database.Statement;
+  private seen: unknown;
+
+  constructor(db: Db) {
+    this.version = db.prepare('PRAGMA data_version').pluck();
+    this.seen = this.version.get();
+  }
+
+  /** True once after someone else wrote (the caller then drops what it cached). */
+  changed(): boolean {
+    const now = this.version.get();
+    if (now === this.seen) return false;
+    this.seen = now;
+    return true;
+  }
+}
+
+const CACHE_LIMIT = 10_000;
+
 class SqliteLabels implements LabelStore {
+  // Every checked request reads labels several times; the cache saves the queries, Staleness keeps it true.
+  private readonly sessionCache = new Map<string, Label>();
+  private readonly markCache = new Map<string, Label>();
+  private readonly staleness: Staleness;
   private readonly session: Database.Statement;
   private readonly mark: Database.Statement;
   private readonly putSession: Database.Statement;
@@ -68,21 +96,49 @@ class SqliteLabels implements LabelStore {
     this.mark = db.prepare('SELECT label FROM identity_marks WHERE agent = ?').pluck();
     this.putSession = db.prepare('INSERT INTO session_labels (id, agent, label) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label');
     this.putMark = db.prepare('INSERT INTO identity_marks (agent, label) VALUES (?, ?) ON CONFLICT(agent) DO UPDATE SET label = excluded.label');
+    this.staleness = new Staleness(db);
+  }
+
+  private validate(): void {
+    if (!this.staleness.changed() && this.sessionCache.size < CACHE_LIMIT && this.markCache.size < CACHE_LIMIT) return;
+    this.sessionCache.clear();
+    this.markCache.clear();
   }
 
   private markOf(agent: string): Label {
+    const cached = this.markCache.get(agent);
+    if (cached) return cached;
     const text = this.mark.get(agent) as string | undefined;
-    return text === undefined ? BOTTOM : parseLabel(text);
+    const label = text === undefined ? BOTTOM : parseLabel(text);
+    this.markCache.set(agent, label);
+    return label;
   }
 
   private now(holder: LabelHolder): Label {
+    this.validate();
     if (holder.stateless) return this.markOf(holder.agent);
+    const cached = this.sessionCache.get(holder.id);
+    if (cached) return cached;
     const text = this.session.get(holder.id) as string | undefined;
-    if (text !== undefined) return parseLabel(text);
+    if (text !== undefined) {
+      const label = parseLabel(text);
+      this.sessionCache.set(holder.id, label);
+      return label;
+    }
     // A new session starts at its identity's mark, and keeps that start even if the mark rises later.
     const start = this.markOf(holder.agent);
-    this.putSession.run(holder.id, holder.agent, formatLabel(start));
+    this.writeSession(holder, start);
     return start;
+  }
+
+  private writeSession(holder: LabelHolder, label: Label): void {
+    this.putSession.run(holder.id, holder.agent, formatLabel(label));
+    this.sessionCache.set(holder.id, label);
+  }
+
+  private writeMark(agent: string, label: Label): void {
+    this.putMark.run(agent, formatLabel(label));
+    this.markCache.set(agent, label);
   }
 
   async of(holder: LabelHolder): Promise<Label> {
@@ -90,19 +146,26 @@ class SqliteLabels implements LabelStore {
   }
 
   async raise(holder: LabelHolder, seen: Label): Promise<{ before: Label; after: Label }> {
+    // Most results raise nothing: two reads decide that, and only a real rise takes the write lock.
+    const before = this.now(holder);
+    const after = join(before, seen);
+    const mark = this.markOf(holder.agent);
+    if ((holder.stateless || sameLabel(before, after)) && sameLabel(mark, join(mark, after))) return { before, after };
     return this.db.transaction(() => {
-      const before = this.now(holder);
-      const after = join(before, seen);
-      if (!holder.stateless && !sameLabel(before, after)) this.putSession.run(holder.id, holder.agent, formatLabel(after));
-      const mark = this.markOf(holder.agent);
-      const raised = join(mark, after);
-      if (!sameLabel(mark, raised)) this.putMark.run(holder.agent, formatLabel(raised));
-      return { before, after };
+      // Read again under the lock, past the cache: another process may have raised them meanwhile (labels only
+      // rise, so join).
+      this.sessionCache.clear();
+      this.markCache.clear();
+      const now = join(this.now(holder), after);
+      if (!holder.stateless) this.writeSession(holder, now);
+      this.writeMark(holder.agent, join(this.markOf(holder.agent), now));
+      return { before, after: now };
     }).immediate();
   }
 
   async forget(sessionId: string): Promise<void> {
     this.db.prepare('DELETE FROM session_labels WHERE id = ?').run(sessionId);
+    this.sessionCache.delete(sessionId);
   }
 
   async reset(target: { sessionId?: string; agent?: string }, sessionsOfAgent: readonly string[]): Promise<void> {
@@ -114,6 +177,8 @@ class SqliteLabels implements LabelStore {
         for (const id of sessionsOfAgent) this.db.prepare('UPDATE session_labels SET label = ? WHERE id = ?').run(bottom, id);
       }
     })();
+    this.sessionCache.clear();
+    this.markCache.clear();
   }
 
   async identities(): Promise<[string, Label][]> {
@@ -124,18 +189,26 @@ class SqliteLabels implements LabelStore {
 class SqliteSwitches implements SwitchStore {
   private readonly events = new EventEmitter<{ change: [SwitchName, boolean] }>();
   private readonly read: Database.Statement;
+  private readonly cache = new Map<SwitchName, boolean>();
+  private readonly staleness: Staleness;
 
   constructor(private readonly db: Db) {
     this.read = db.prepare('SELECT value FROM switches WHERE name = ?').pluck();
+    this.staleness = new Staleness(db);
   }
 
+  /** Read on every checked request: cached, and read again once another process has written. */
   async get(name: SwitchName): Promise<boolean> {
-    return this.read.get(name) === 1;
+    if (this.staleness.changed()) this.cache.clear();
+    let on = this.cache.get(name);
+    if (on === undefined) this.cache.set(name, (on = this.read.get(name) === 1));
+    return on;
   }
 
   async set(name: SwitchName, on: boolean): Promise<void> {
     if (!SWITCHES.includes(name)) throw new Error(`unknown switch ${String(name)}`);
     this.db.prepare('INSERT INTO switches (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, on ? 1 : 0);
+    this.cache.set(name, on);
     this.events.emit('change', name, on);
   }
 

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/clients.js';
 import { startSecureWorld, textOf, type SecureWorld } from '../helpers/secure-gateway.js';
+import { upgradeStatus } from '../helpers/ws-client.js';
 
 let world: SecureWorld;
 beforeAll(async () => {
@@ -12,17 +12,6 @@ afterAll(async () => world?.stop());
 
 const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
 
-function wsStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, 'mcp', { headers });
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('error', () => undefined);
-  });
-}
 
 describe('identity', () => {
   it('refuses a missing, malformed or wrong token with 401, and never falls back to a default', async () => {
@@ -33,9 +22,9 @@ describe('identity', () => {
   });
 
   it('refuses a WebSocket without a valid token before upgrading', async () => {
-    expect(await wsStatus(world.gw.wsUrl, {})).toBe(401);
-    expect(await wsStatus(world.gw.wsUrl, { authorization: 'Bearer nope' })).toBe(401);
-    expect(await wsStatus(world.gw.wsUrl, { authorization: `Bearer ${world.tokens.alice}` })).toBe(101);
+    expect(await upgradeStatus(world.gw.wsUrl, {})).toBe(401);
+    expect(await upgradeStatus(world.gw.wsUrl, { authorization: 'Bearer nope' })).toBe(401);
+    expect(await upgradeStatus(world.gw.wsUrl, { authorization: `Bearer ${world.tokens.alice}` })).toBe(101);
   });
 
   it('does not let an operator token act as an agent', async () => {

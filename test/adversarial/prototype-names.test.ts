@@ -1,7 +1,6 @@
 import { renameSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore, hashToken } from '../../src/identity/tokens.js';
 import { HOSTILE_NAMES, HOSTILE_TEMPLATE, HOSTILE_URIS, NEVER_OFFERED, PROTO_JSON } from '../fixtures/prototype-names.js';
@@ -10,6 +9,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, OPEN_ACCESS, ROOT } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
+import { upgradeStatus } from '../helpers/ws-client.js';
 
 /**
  * Names from clients, upstreams and token files are data: `constructor`, `toString`, `__proto__` and friends
@@ -384,17 +384,6 @@ describe('with authentication, and the fixture offering the bare names', () => {
   const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
-  function wsStatus(url: string, headers: Record<string, string>): Promise<number> {
-    return new Promise((resolve) => {
-      const ws = new WebSocket(url, 'mcp', { headers });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => {
-        ws.close();
-        resolve(101);
-      });
-      ws.on('error', () => undefined);
-    });
-  }
 
   beforeAll(async () => {
     secure = await startTestGateway(`listen: 127.0.0.1:0
@@ -439,7 +428,7 @@ mcpServers:
     expect((res.json() as Rpc).error?.message, agent).toMatch(/^Unauthorized: /);
     const stateless = await statelessRaw(secure.url, 'tools/list', '', bearer(token));
     expect(stateless.status, agent).toBe(401);
-    expect(await wsStatus(secure.wsUrl, bearer(token)), agent).toBe(401);
+    expect(await upgradeStatus(secure.wsUrl, bearer(token)), agent).toBe(401);
   }
 
   it('refuses tokens of agents named __proto__, constructor, toString … with 401 on every door', async () => {

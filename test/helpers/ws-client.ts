@@ -93,3 +93,9 @@ export function upgradeOutcome(url: string, options: WebSocket.ClientOptions = {
     ws.once('error', (err) => reject(err));
   });
 }
+
+/** The HTTP status a WebSocket upgrade got: 101 when it opened. */
+export async function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const outcome = await upgradeOutcome(url, { headers }).catch(() => ({ opened: false as const, status: 0, body: '' }));
+  return outcome.opened ? 101 : outcome.status;
+}

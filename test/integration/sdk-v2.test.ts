@@ -26,11 +26,6 @@ describe.each<Era>(['legacy', 'modern'])('SDK v2 client through sluice (%s era)'
   });
   afterAll(async () => client?.close());
 
-  it('negotiates the era it asked for', () => {
-    const version = client.getNegotiatedProtocolVersion();
-    expect(version).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
-  });
-
   it('lists tools of both servers under namespaced names, with annotations and schemas intact', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -47,11 +42,6 @@ describe.each<Era>(['legacy', 'modern'])('SDK v2 client through sluice (%s era)'
     expect(tools.find((t) => t.name === 'everything__get-structured-content')?.outputSchema).toEqual(structured.outputSchema);
     const write = tools.find((t) => t.name === 'files__write_file')!;
     expect(write.annotations?.destructiveHint).toBe(true);
-  });
-
-  it('calls a tool and gets its exact result', async () => {
-    const result = await client.callTool({ name: 'everything__echo', arguments: { message: 'through the sluice' } });
-    expect(result.content).toEqual([{ type: 'text', text: 'Echo: through the sluice' }]);
   });
 
   it('passes image content and structured content through unchanged', async () => {

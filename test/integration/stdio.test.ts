@@ -1,9 +1,7 @@
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultYaml, makeSandbox, ROOT } from '../helpers/servers.js';
-import { runSluice, SLUICE_NODE_ARGS, spawnSluiceStdio, writeConfig } from '../helpers/sluice-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultYaml, makeSandbox } from '../helpers/servers.js';
+import { runSluice, spawnSluiceStdio, writeConfig } from '../helpers/sluice-cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sandbox: string;
@@ -14,40 +12,8 @@ beforeAll(() => {
   configFile = writeConfig(sandbox, defaultYaml(sandbox));
 });
 
-describe('SDK v2 client spawning `sluice serve --stdio --no-http`', () => {
-  let client: Client;
-  let transport: StdioClientTransport;
-  beforeAll(async () => {
-    transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [...SLUICE_NODE_ARGS, 'serve', '--stdio', '--no-http', '--config', configFile],
-      cwd: ROOT,
-      stderr: 'pipe',
-    });
-    // Logs arrive on stderr; drain them so a full pipe never stalls the gateway.
-    transport.stderr?.on('data', () => undefined);
-    client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    await client.connect(transport);
-  });
-  afterAll(async () => client?.close());
-
-  it('initializes with sluice as the server', () => {
-    expect(client.getServerVersion()?.name).toBe('sluice');
-  });
-
-  it('lists the tools of both servers', async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain('everything__echo');
-    expect(names).toContain('files__read_text_file');
-  });
-
-  it('calls echo and a file tool', async () => {
-    const echo = await client.callTool({ name: 'everything__echo', arguments: { message: 'down the pipe' } });
-    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: down the pipe' }]);
-    const file = await client.callTool({ name: 'files__read_text_file', arguments: { path: `${sandbox}/hello.txt` } });
-    expect(file.content).toEqual([{ type: 'text', text: 'hello from the sandbox\n' }]);
-  });
-});
+// Listing, calling, reading, prompts, subscriptions, progress, cancellation and refusals over stdio are in
+// test/contracts/front-doors.test.ts; this file keeps what only stdio has.
 
 describe('stdout carries nothing but JSON-RPC', () => {
   it('keeps logs on stderr even at debug level, answers garbage with -32700, and exits when stdin closes', async () => {

@@ -36,17 +36,6 @@ describe('SDK v1 WebSocketClientTransport through sluice', () => {
     expect(client.getServerCapabilities()?.resources).toBeDefined();
   });
 
-  it('lists tools of both servers', async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain('everything__echo');
-    expect(names).toContain('files__read_text_file');
-  });
-
-  it('calls echo', async () => {
-    const result = await client.callTool({ name: 'everything__echo', arguments: { message: 'over a websocket' } });
-    expect(result.content).toEqual([{ type: 'text', text: 'Echo: over a websocket' }]);
-  });
-
   it('reads a binary blob with the same bytes as the server itself', async () => {
     const uri = 'demo://resource/dynamic/blob/3';
     const read = async (c: { readResource(p: { uri: string }): Promise<{ contents: unknown[] }> }) =>

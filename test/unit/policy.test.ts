@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOTTOM } from '../../src/ifc/label.js';
-import { LabelStore } from '../../src/ifc/labels.js';
 import { findPathArgs } from '../../src/policy/path-args.js';
-import { RateLimiter } from '../../src/policy/rate-limit.js';
+import { MemoryRateLimits } from '../../src/state/memory-state.js';
 import { operationOf, ToolRules } from '../../src/policy/rules.js';
 import type { RoleConfig } from '../../src/config/schema.js';
 
@@ -49,32 +47,16 @@ describe('path arguments', () => {
 });
 
 describe('rate limiter', () => {
-  it('allows a burst, then refills at the configured rate and says when to retry', () => {
-    const limiter = new RateLimiter();
+  it('allows a burst, then refills at the configured rate and says when to retry', async () => {
+    let now = 1_000_000;
+    const limiter = new MemoryRateLimits(() => now);
     const bucket = { perSecond: 2, burst: 3 };
-    const t0 = 1_000_000;
-    for (let i = 0; i < 3; i++) expect(limiter.take('a', bucket, t0).ok).toBe(true);
-    const refused = limiter.take('a', bucket, t0);
-    expect(refused).toEqual({ ok: false, retryAfterMs: 500 });
-    expect(limiter.take('b', bucket, t0).ok).toBe(true); // another key has its own bucket
-    expect(limiter.take('a', bucket, t0 + 500).ok).toBe(true);
+    const take = (key: string) => limiter.take([{ key, bucket }]);
+    for (let i = 0; i < 3; i++) expect((await take('a')).ok).toBe(true);
+    expect(await take('a')).toEqual({ ok: false, index: 0, retryAfterMs: 500 });
+    expect((await take('b')).ok).toBe(true); // another key has its own bucket
+    now += 500;
+    expect((await take('a')).ok).toBe(true);
   });
 });
 
-describe('label store', () => {
-  it('only raises, starts new sessions at the identity mark, and keeps concurrent sessions apart', () => {
-    const store = new LabelStore();
-    const a = { id: 's1', agent: 'alice', stateless: false };
-    const b = { id: 's2', agent: 'alice', stateless: false };
-    expect(store.of(b)).toEqual(BOTTOM); // b opened before a read anything
-    store.raise(a, { integrity: 'untrusted', confidentiality: 'secret' });
-    store.raise(a, { integrity: 'trusted', confidentiality: 'public' });
-    expect(store.of(a)).toEqual({ integrity: 'untrusted', confidentiality: 'secret' });
-    expect(store.of(b)).toEqual(BOTTOM);
-    expect(store.of({ id: 's3', agent: 'alice', stateless: false })).toEqual({ integrity: 'untrusted', confidentiality: 'secret' });
-    expect(store.of({ id: 'x', agent: 'alice', stateless: true })).toEqual({ integrity: 'untrusted', confidentiality: 'secret' });
-    expect(store.of({ id: 's4', agent: 'bob', stateless: false })).toEqual(BOTTOM);
-    store.reset({ agent: 'alice' }, () => ['s1', 's3']);
-    expect(store.of(a)).toEqual(BOTTOM);
-  });
-});
