@@ -5,7 +5,7 @@
  * in process (bench/chokepoint.ts). Prints Markdown tables and (on a full run) writes BENCHMARKS.md.
  * Settings: see settings.ts.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureAudit } from './audit.js';
 import { measureCatalogTokens } from './catalog-tokens.js';
@@ -21,6 +21,16 @@ import { checkAims, chokepointTable, cpuRatioTable, cpuTable, KIND_LABELS, ratio
 import { readSettings, type ClientKind, type PathName, type Settings } from './settings.js';
 import { percentile } from './stats.js';
 import { startTarget, type HttpPath, type HttpTarget } from './targets.js';
+
+/** Hand-written notes below this line of BENCHMARKS.md (before/after comparisons) survive a re-run. */
+const KEEP = '<!-- Hand-written below: npm run bench keeps everything after this line. -->';
+
+function keptNotes(file: string): string {
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(KEEP);
+  return at === -1 ? '' : `\n${text.slice(at)}`;
+}
 
 interface Unit {
   path: PathName;
@@ -125,7 +135,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n(${seconds.toFixed(0)} s)\n`);
     if (settings.outFile) {
       const file = path.resolve(ROOT, settings.outFile);
-      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, chokepoint: choke, extra, aims }));
+      writeFileSync(file, renderDocument({ settings, machine: describeMachine(), started, seconds, summaries, tables, ratios, cpu, cpuRatios, chokepoint: choke, extra, aims }) + keptNotes(file));
       log(`wrote ${file}`);
     }
   } finally {

@@ -8,6 +8,7 @@ import type { Catalog } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
 import { ParkedCall } from './input-required.js';
 import { readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
+import type { LabelHolder } from '../state/ports.js';
 import { toolSecurity } from '../policy/rules.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
@@ -115,11 +116,11 @@ function catalogOf(ctx: RequestContext): Catalog {
 }
 
 /** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
-function holderOf(ctx: RequestContext) {
+function holderOf(ctx: RequestContext): LabelHolder {
   return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless };
 }
 
-/** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
+/** A tools/call, resources/read or prompts/get as the pipeline takes it: who, what, and how to resolve and run it. */
 function checkedRequest(ctx: RequestContext, method: CheckedRequest['method'], target: string, args: Params, parts: Pick<CheckedRequest, 'resolve' | 'execute'> & Partial<CheckedRequest>): CheckedRequest {
   return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, target, arguments: args, ...parts };
 }

@@ -170,7 +170,7 @@ export class HttpFront {
     const session = await this.findSession(req, res, principal, headerVersion);
     if (!session) return;
     if (!isRequest(message)) {
-      await this.front.message(session, message);
+      await this.front.serve(session, message);
       return this.reply(res, { status: 202 });
     }
     const exchange = new Exchange(res, acceptsSse);
@@ -184,7 +184,8 @@ export class HttpFront {
     // A client that hangs up has cancelled its request (there is no other way on HTTP).
     exchange.onClose(() => session.inflight.get(message.id)?.abort('client disconnected'));
     try {
-      const response = await this.front.message(session, message);
+      // Already checked above (envelope, no stateless claim): straight to the dispatcher.
+      const response = await this.front.serve(session, message);
       if (response) exchange.finish(response);
     } finally {
       exchanges.delete(message.id);
