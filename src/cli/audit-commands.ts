@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AuditRecord } from '../audit/chain.js';
-import { SqliteAuditStore } from '../audit/sqlite-store.js';
-import type { AuditQuery } from '../audit/store.js';
+import type { AuditQuery, AuditStore } from '../audit/store.js';
+import { auditStoreFor } from '../gateway/create.js';
 import { verifyStore } from '../audit/verify.js';
 import { loadOrExit } from './load-config.js';
 
@@ -24,9 +24,8 @@ const withFilters = (cmd: Command) =>
     .option('--since <time>', 'from this ISO time')
     .option('--until <time>', 'up to this ISO time');
 
-function open(opts: { config?: string }): SqliteAuditStore {
-  const config = loadOrExit(opts.config);
-  return new SqliteAuditStore(config.security.audit.file);
+function open(opts: { config?: string }): AuditStore {
+  return auditStoreFor(loadOrExit(opts.config));
 }
 
 function query(opts: Filters): AuditQuery {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ADMIN, FileTokenStore } from '../identity/tokens.js';
+import { tokenStoreFor } from '../gateway/create.js';
+import { ADMIN } from '../identity/tokens.js';
 import { adminRequest } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
 
@@ -31,7 +32,7 @@ export function registerOperatorCommands(program: Command): void {
       if (!opts.admin && !Object.hasOwn(config.security.agents, who)) {
         return fail(`no agent "${who}" in the config; declared: ${Object.keys(config.security.agents).join(', ') || '(none)'}`);
       }
-      const created = new FileTokenStore(config.security.tokensFile).create(who);
+      const created = tokenStoreFor(config).create(who);
       process.stdout.write(`${created.token}\n`);
       process.stderr.write(`token ${created.id} for ${opts.admin ? 'the operator' : `agent "${who}"`} stored (hash only) in ${config.security.tokensFile}; it is shown this once\n`);
     });
@@ -41,7 +42,7 @@ export function registerOperatorCommands(program: Command): void {
     .description('list tokens (ids and agents, never the tokens)')
     .action((opts: { config?: string }) => {
       const config = loadOrExit(opts.config);
-      for (const t of new FileTokenStore(config.security.tokensFile).list()) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
+      for (const t of tokenStoreFor(config).list()) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
     });
 
   withCommon(program.command('pause').description('stop every tool call, resource read and prompt get until resumed')).action(async (opts: Common) => {

@@ -52,7 +52,7 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
     labels: state.labels,
     limits: state.limits,
     switches: state.switches,
-    tokens: deps.tokens ?? new FileTokenStore(config.security.tokensFile),
+    tokens: deps.tokens ?? tokenStoreFor(config),
     hooks,
     recorder,
     approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
@@ -61,12 +61,26 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
   return gateway;
 }
 
+/**
+ * The audit store the config names, for the gateway and for the CLI's `audit` commands alike (the CLI reads
+ * the same log, gateway running or not, and may wait for a lock: it has nothing else to do).
+ */
+export function auditStoreFor(config: GatewayConfig, options: { busyTimeoutMs?: number } = {}): AuditStore {
+  const settings = config.security.audit;
+  return new SqliteAuditStore(settings.file, { synchronous: settings.synchronous, busyTimeoutMs: options.busyTimeoutMs });
+}
+
+/** The token store the config names, for the gateway and for `sluice token create | list`. */
+export function tokenStoreFor(config: GatewayConfig): FileTokenStore {
+  return new FileTokenStore(config.security.tokensFile);
+}
+
 /** The audit log over its store, with the head signer from the data dir; none when it is switched off. */
 function openAudit(config: GatewayConfig, given: AuditStore | false | undefined, log: Logger): AuditLog | undefined {
   const settings = config.security.audit;
   if (given === false || (!settings.enabled && given === undefined)) return undefined;
   // busyTimeoutMs 0: a lock held by another process delays records (the log retries), never the event loop.
-  const store = given ?? new SqliteAuditStore(settings.file, { synchronous: settings.synchronous, busyTimeoutMs: 0 });
+  const store = given ?? auditStoreFor(config, { busyTimeoutMs: 0 });
   return new AuditLog(store, {
     signer: HeadSigner.loadOrCreate(config.dataDir),
     signIntervalMs: settings.signIntervalMs,
