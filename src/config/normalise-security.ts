@@ -18,6 +18,7 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       default: r.default ?? 'approve',
       tools: Object.entries(r.tools ?? {}),
       readOnly: r.readOnly ?? false,
+      isolateSessions: r.isolateSessions ?? false,
       // Relative path globs mean "relative to the config file", like every other path in it.
       paths: { allow: (r.paths?.allow ?? []).map((g) => absoluteGlob(g, baseDir)), deny: (r.paths?.deny ?? []).map((g) => absoluteGlob(g, baseDir)) },
       onFlowViolation: r.onFlowViolation ?? 'deny',

@@ -135,6 +135,8 @@ export interface RoleConfig {
   /** Tool rules as [glob, policy]; every matching rule counts, the most restrictive wins. */
   tools: [string, Policy][];
   readOnly: boolean;
+  /** Sessions of this role are not raised by the agent's other sessions (see isolateSessions in the schema). */
+  isolateSessions: boolean;
   paths: { allow: string[]; deny: string[] };
   onFlowViolation: Policy;
   filters: FilterActions;

@@ -36,6 +36,12 @@ export const roleSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Keep this role's sessions apart for information flow: a session is raised only by what it read itself,
+     * not by what the agent's other sessions read. For a shared identity used by several people; off by
+     * default, because an agent is one actor and its sessions can pass data between them.
+     */
+    isolateSessions: z.boolean().optional(),
     /** What a write that would break information-flow rules gets. Unset: deny. */
     onFlowViolation: policySchema.optional(),
     filters: z

@@ -117,7 +117,8 @@ function catalogOf(ctx: RequestContext): Catalog {
 
 /** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
 function holderOf(ctx: RequestContext): LabelHolder {
-  return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless };
+  const isolated = ctx.gateway.security.role(ctx.session.principal)?.isolateSessions === true;
+  return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless, isolated };
 }
 
 /** A tools/call, resources/read or prompts/get as the pipeline takes it: who, what, and how to resolve and run it. */

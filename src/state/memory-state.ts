@@ -29,13 +29,14 @@ export class MemoryLabels implements LabelStore {
   }
 
   private now(holder: LabelHolder): Label {
-    if (holder.stateless) return this.marks.get(holder.agent) ?? BOTTOM;
+    const mark = this.marks.get(holder.agent) ?? BOTTOM;
+    if (holder.stateless) return mark;
     let label = this.sessions.get(holder.id);
     if (!label) {
-      label = this.marks.get(holder.agent) ?? BOTTOM;
+      label = mark;
       this.sessions.set(holder.id, label);
     }
-    return label;
+    return holder.isolated ? label : join(label, mark);
   }
 
   async raise(holder: LabelHolder, seen: Label): Promise<{ before: Label; after: Label }> {

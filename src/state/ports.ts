@@ -14,13 +14,19 @@ export interface LabelHolder {
   agent: string;
   /** Stateless requests have no session: their label is their identity's high-water mark. */
   stateless: boolean;
+  /**
+   * The role keeps its sessions apart (`isolateSessions`): a session's label is its own, not raised by what
+   * the agent's other sessions read. Off by default: an agent is one actor.
+   */
+  isolated?: boolean;
 }
 
 /**
- * Session labels and each identity's high-water mark. A label only rises. A new session of an identity
- * starts at that identity's mark, so re-initialising, reconnecting, switching transport or restarting the
- * gateway never lowers what an agent is known to hold; sessions open at the same time do not raise each
- * other. Only an operator reset lowers a label.
+ * Session labels and each identity's high-water mark. A label only rises. What a session holds is the join of
+ * its own label and its agent's mark — an agent is one actor, so a session opened before another one read
+ * something secret is raised by it too — unless its role isolates sessions, where a session starts at the
+ * mark and then rises only by what it reads itself. Re-initialising, reconnecting, switching transport or
+ * restarting the gateway never lowers a label; only an operator reset does.
  */
 export interface LabelStore {
   of(holder: LabelHolder): Promise<Label>;

@@ -122,9 +122,17 @@ class SqliteLabels implements LabelStore {
     return label;
   }
 
+  /** What the holder holds: its session's own label joined with its agent's mark, unless sessions are isolated. */
   private now(holder: LabelHolder): Label {
     this.validate();
-    if (holder.stateless) return this.markOf(holder.agent);
+    const mark = this.markOf(holder.agent);
+    if (holder.stateless) return mark;
+    const own = this.ownOf(holder, mark);
+    return holder.isolated ? own : join(own, mark);
+  }
+
+  /** A session's own label; a new session starts at its identity's mark. */
+  private ownOf(holder: LabelHolder, mark: Label): Label {
     const cached = this.sessionCache.get(holder.id);
     if (cached) return cached;
     const text = this.session.get(holder.id) as string | undefined;
@@ -133,10 +141,8 @@ class SqliteLabels implements LabelStore {
       this.sessionCache.set(holder.id, label);
       return label;
     }
-    // A new session starts at its identity's mark, and keeps that start even if the mark rises later.
-    const start = this.markOf(holder.agent);
-    this.writeSession(holder, start);
-    return start;
+    this.writeSession(holder, mark);
+    return mark;
   }
 
   private writeSession(holder: LabelHolder, label: Label): void {

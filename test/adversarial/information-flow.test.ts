@@ -86,7 +86,7 @@ describe('information-flow control', () => {
     await alice.close();
   });
 
-  it('never lets one session\'s label bleed into another\'s', async () => {
+  it('raises every session of the agent that read something, and no other agent\'s', async () => {
     await resetAgent('alice');
     await resetAgent('bob');
     const alice = await world.connect(world.tokens.alice);
@@ -94,10 +94,12 @@ describe('information-flow control', () => {
     await read(bobEarly, `${world.sandbox}/trusted/policy.txt`);
     const bob = await world.connect(world.tokens.bob);
     await bob.callTool({ name: 'vault__read_text_file', arguments: { path: `${world.vault}/key.b64` } });
-    // Concurrently, alice (another agent) and bob's earlier session stay clean.
+    // Alice, another agent, stays clean; bob's earlier session does not: an agent is one actor.
     await read(alice, `${world.sandbox}/trusted/policy.txt`);
     expect((await write(alice, 'alice.txt', 'clean')).isError).toBeFalsy();
-    expect((await write(bobEarly, 'bob-early.txt', 'clean')).isError).toBeFalsy();
+    const early = await write(bobEarly, 'bob-early.txt', 'clean');
+    expect(early.isError).toBe(true);
+    expect(textOf(early)).toMatch(/information-flow step: the session holds secret data/);
     expect((await write(bob, 'bob.txt', 'x')).isError).toBe(true);
     for (const c of [alice, bobEarly, bob]) await c.close();
   });

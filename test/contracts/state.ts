@@ -48,10 +48,22 @@ export function stateContract(name: string, make: () => Promise<StateUnderTest>)
       await state.close();
     });
 
-    it('labels: sessions open at the same time do not raise each other; forget and reset', async () => {
+    it('labels: an agent is one actor — a session opened earlier is raised by what another session read', async () => {
       const { state } = await make();
-      const a = { id: 'a', agent: 'alice', stateless: false };
-      const b = { id: 'b', agent: 'alice', stateless: false };
+      const early = { id: 'early', agent: 'alice', stateless: false };
+      const reader = { id: 'reader', agent: 'alice', stateless: false };
+      expect(await state.labels.of(early)).toEqual(BOTTOM);
+      await state.labels.raise(reader, PII);
+      expect(await state.labels.of(early)).toEqual(PII);
+      expect(await state.labels.raise(early, UNTRUSTED)).toEqual({ before: PII, after: { integrity: 'untrusted', confidentiality: 'pii' } });
+      expect(await state.labels.of({ id: 'bob', agent: 'bob', stateless: false })).toEqual(BOTTOM); // another agent is not
+      await state.close();
+    });
+
+    it('labels: isolated sessions (a role option) do not raise each other; forget and reset', async () => {
+      const { state } = await make();
+      const a = { id: 'a', agent: 'alice', stateless: false, isolated: true };
+      const b = { id: 'b', agent: 'alice', stateless: false, isolated: true };
       expect(await state.labels.of(a)).toEqual(BOTTOM);
       expect(await state.labels.of(b)).toEqual(BOTTOM);
       await state.labels.raise(a, PII);
