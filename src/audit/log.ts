@@ -16,8 +16,10 @@ interface Waiting {
 
 export interface AuditLogOptions {
   signer?: HeadSigner;
-  /** How often the chain head is signed (and once more on close). */
+  /** How often the chain head is signed while writes keep coming (and once more on close). */
   signIntervalMs?: number;
+  /** Signs the head once writes have been quiet this long, so a crash leaves at most a short unsigned tail. */
+  signQuietMs?: number;
   /** Records older than this are pruned (an anchor record keeps the rest verifiable). */
   retentionMs?: number;
   /** How long a writer waits for its record to be committed before it gives up (the record stays queued). */
@@ -53,6 +55,8 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   private uncounted = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private lastSigned = -1;
+  private lastWriteAt = 0;
+  private quietTimer?: NodeJS.Timeout;
   private readonly commitTimeoutMs: number;
   private readonly maxQueue: number;
   private readonly maxBatch: number;
@@ -124,6 +128,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
         continue;
       }
       backoff = 1;
+      this.lastWriteAt = performance.now();
       this.queue.splice(0, batch.length);
       this.trouble(false);
       batch.forEach((w, i) => (w.gaveUp ? undefined : w.resolve(sealed[i])));
@@ -131,6 +136,52 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
       this.noteUncounted();
     }
     this.draining = false;
+    this.signWhenQuiet();
+  }
+
+  /** One timer at a time: it waits until no record has landed for `signQuietMs`, then signs the head. */
+  private signWhenQuiet(): void {
+    if (!this.options.signer || this.quietTimer || this.closed) return;
+    const quiet = this.options.signQuietMs ?? 1000;
+    const check = () => {
+      const since = performance.now() - this.lastWriteAt;
+      if (since < quiet) {
+        this.quietTimer = setTimeout(check, quiet - since);
+        this.quietTimer.unref();
+        return;
+      }
+      this.quietTimer = undefined;
+      void this.signHead().catch(() => undefined);
+    };
+    this.quietTimer = setTimeout(check, quiet);
+    this.quietTimer.unref();
+  }
+
+  /**
+   * At start: when records follow the last signed head — a process died before it could sign them, or someone
+   * appended them while nothing ran — says so in the chain itself (one record naming them) before signing the
+   * head, since any signature from here on covers them too. Returns how many there were.
+   */
+  async start(): Promise<number> {
+    if (!this.options.signer) return 0;
+    const [head, signatures, anchor] = await Promise.all([this.store.head(), this.store.signatures(), this.store.anchor()]);
+    const lastSigned = signatures.reduce((m, s) => Math.max(m, s.seq), anchor.seq);
+    const tail = head.seq - lastSigned;
+    if (tail > 0) {
+      await this.write({
+        time: new Date().toISOString(),
+        kind: 'operator',
+        agent: 'sluice',
+        session: '-',
+        transport: '-',
+        method: 'audit/start',
+        target: `unsigned-tail:${lastSigned + 1}-${head.seq}`,
+        outcome: 'allow',
+        reason: `at start, ${tail} record${tail === 1 ? '' : 's'} (${lastSigned + 1} to ${head.seq}) followed the last signed head; signed from here on`,
+      });
+    }
+    await this.signHead();
+    return tail;
   }
 
   /** Writers whose deadline passed are told so; their records stay in the queue. */
@@ -199,8 +250,10 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   async close(): Promise<void> {
     if (this.closed) return;
     for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.quietTimer);
     await this.settle();
     this.closed = true;
+    clearTimeout(this.quietTimer);
     await this.signHead().catch(() => undefined);
     for (const w of this.queue.splice(0)) if (!w.gaveUp) w.reject(new Error('the audit log closed before this record could be committed'));
     await this.store.close();

@@ -3,7 +3,21 @@ import { verifySignature } from './signing.js';
 import type { AuditStore } from './store.js';
 
 export type AuditVerification =
-  | { ok: true; checked: number; signaturesChecked: number; anchorSeq: number; /** The last record verified. */ head: { seq: number; hash: string } }
+  | {
+      ok: true;
+      checked: number;
+      signaturesChecked: number;
+      anchorSeq: number;
+      /** The last record verified. */
+      head: { seq: number; hash: string };
+      /**
+       * With a key: how many records come after the last signed head. Nothing vouches for them but the chain,
+       * which anyone with write access can extend — a crash leaves a second's worth; more means look closer.
+       */
+      unsignedTail?: number;
+      /** With a key: the last signed head's record (0: none). */
+      lastSignedSeq?: number;
+    }
   | { ok: false; checked: number; brokenAt: number; reason: string };
 
 /** The target an anchor record names: proof, inside the chain, of where pruning moved its start. */
@@ -39,9 +53,6 @@ export async function verifyStore(store: AuditStore, publicKeyPem?: string, resu
   let signaturesChecked = 0;
   if (publicKeyPem !== undefined) {
     const signatures = (await store.signatures()).filter((s) => s.seq > anchor.seq);
-    if (chain.checked > 0 && signatures.length === 0) {
-      return { ok: false, checked: chain.checked, brokenAt: anchor.seq + 1, reason: 'no signed chain head: the signatures are gone, or the log was replaced' };
-    }
     for (const s of signatures) {
       const actual = hashes.get(s.seq);
       if (actual === undefined) return { ok: false, checked: chain.checked, brokenAt: s.seq, reason: `a signed head names record ${s.seq}, which is missing` };
@@ -50,6 +61,9 @@ export async function verifyStore(store: AuditStore, publicKeyPem?: string, resu
       }
       signaturesChecked++;
     }
+    const head = chain.head ?? anchor;
+    const lastSignedSeq = signatures.reduce((m, s) => Math.max(m, s.seq), anchor.seq);
+    return { ok: true, checked: chain.checked, signaturesChecked, anchorSeq: anchor.seq, head, unsignedTail: head.seq - lastSignedSeq, lastSignedSeq };
   }
   return { ok: true, checked: chain.checked, signaturesChecked, anchorSeq: anchor.seq, head: chain.head ?? anchor };
 }

@@ -44,15 +44,22 @@ export function registerAuditCommands(program: Command): void {
     .command('verify')
     .option('-c, --config <file>', 'config file (for the audit file)')
     .option('--key <file>', 'the public key (PEM) to check signed chain heads against')
+    .option('--strict', 'with --key: also fail when records follow the last signed head (for scheduled checks)')
     .description('check every record and, with --key, every signed head; exit 1 at the first broken record')
-    .action(async (opts: { config?: string; key?: string }) => {
+    .action(async (opts: { config?: string; key?: string; strict?: boolean }) => {
       const store = open(opts);
       const key = opts.key ? readFileSync(opts.key, 'utf8') : undefined;
       const result = await verifyStore(store, key);
       await store.close();
       if (result.ok) {
         const from = result.anchorSeq > 0 ? ` (from the anchor after record ${result.anchorSeq})` : '';
-        process.stdout.write(`OK: ${result.checked} records verified${from}${key ? `, ${result.signaturesChecked} signed heads valid` : ''}\n`);
+        const tail = result.unsignedTail ?? 0;
+        // Records after the last signed head are vouched for by the chain only, which anyone with write access
+        // can extend: always said, and with --strict a failure.
+        const unsigned = key ? `; ${tail} record${tail === 1 ? '' : 's'} after the last signed head${result.lastSignedSeq ? ` (record ${result.lastSignedSeq})` : ' (none is signed)'}` : '';
+        const failed = opts.strict === true && key !== undefined && tail > 0;
+        process.stdout.write(`${failed ? 'UNSIGNED' : 'OK'}: ${result.checked} records verified${from}${key ? `, ${result.signaturesChecked} signed heads valid` : ''}${unsigned}\n`);
+        if (failed) process.exitCode = 1;
       } else {
         process.stdout.write(`BROKEN at record ${result.brokenAt}: ${result.reason} (${result.checked} records before it verified)\n`);
         process.exitCode = 1;

@@ -83,6 +83,8 @@ export class Gateway {
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
   async start(): Promise<void> {
+    const inherited = await this.audit?.start().catch((err: Error) => (this.log.error({ err: err.message }, 'could not sign the audit head at start'), 0));
+    if (inherited) this.log.warn({ records: inherited }, 'the audit log had records after its last signed head (a previous process stopped before signing them); signed now');
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
     this.sessions.start();
