@@ -56,10 +56,11 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
   };
 }
 
-export function serverSecurity(s: RawServer, baseDir: string): Pick<ServerCommon, 'label' | 'trustedPaths' | 'tools' | 'resources'> {
+export function serverSecurity(s: RawServer, baseDir: string): Pick<ServerCommon, 'label' | 'openWorld' | 'trustedPaths' | 'tools' | 'resources'> {
   const base = label(s.label, UPSTREAM_DEFAULT);
   return {
     label: base,
+    openWorld: s.openWorld,
     trustedPaths: (s.trustedPaths ?? []).map((p) => absoluteGlob(p, baseDir)),
     tools: Object.fromEntries(
       Object.entries(s.tools ?? {}).map(([name, t]) => [name, { ...t, label: t.label ? label(t.label, base) : undefined }]),

@@ -104,12 +104,16 @@ export interface ToolSecurity {
   requireTrusted?: boolean;
   label?: Label;
   paths?: string[];
+  /** Can carry data out of the trust boundary; overrides the server setting and the tool's openWorldHint. */
+  openWorld?: boolean;
 }
 
 export interface ServerCommon {
   name: string;
   /** The label of what this server returns (default untrusted/public). */
   label: Label;
+  /** Whether this server's tools can carry data out; unset: each tool's own openWorldHint (default true). */
+  openWorld?: boolean;
   /** Absolute globs of files whose content stays trusted when read through this server. */
   trustedPaths: string[];
   /** Per-tool security settings by the tool's own name. */

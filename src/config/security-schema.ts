@@ -89,12 +89,19 @@ export const toolSecuritySchema = z
     label: labelSchema.optional(),
     /** Extra argument paths that carry file paths, e.g. `options.location`, `items[].file`. */
     paths: z.array(z.string().min(1)).optional(),
+    /**
+     * Whether the tool can carry data out of the trust boundary (a fetch, a search, a message). Overrides the
+     * server's setting and the tool's `openWorldHint` annotation (which MCP defaults to true).
+     */
+    openWorld: z.boolean().optional(),
   })
   .strict();
 
 export const serverSecurityKeys = {
   /** The label of everything this server returns. Unset: untrusted/public. */
   label: labelSchema.optional(),
+  /** Whether this server's tools can carry data out (see the tool setting); unset: each tool's openWorldHint. */
+  openWorld: z.boolean().optional(),
   /** Files under these globs keep a trusted label when read through this server. */
   trustedPaths: z.array(z.string().min(1)).optional(),
   tools: z.record(z.string().min(1), toolSecuritySchema).optional(),

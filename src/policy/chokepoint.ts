@@ -17,7 +17,7 @@ export type Outcome = { ok: true; result: Params } | { ok: false; refusal: Refus
  */
 export async function runChecked(req: CheckedRequest): Promise<Outcome> {
   const started = performance.now();
-  const s: RequestState = { req, operation: 'write', args: req.arguments, paths: [], findings: [] };
+  const s: RequestState = { req, operation: 'write', egress: true, args: req.arguments, paths: [], findings: [] };
   let labelBefore: Label | undefined;
   try {
     labelBefore = await req.security.labels.of(req.holder);

@@ -63,6 +63,17 @@ export function operationOf(tool: Params | undefined, security: ToolSecurity | u
   return annotations?.readOnlyHint === true ? 'read' : 'write';
 }
 
+/**
+ * Whether a tool can carry data out of the trust boundary: the operator's word per tool, then per server, then
+ * the tool's `openWorldHint` — which MCP defaults to true, so a tool that says nothing counts as open-world.
+ */
+export function isOpenWorld(tool: Params | undefined, security: ToolSecurity | undefined, serverOpenWorld: boolean | undefined): boolean {
+  if (security?.openWorld !== undefined) return security.openWorld;
+  if (serverOpenWorld !== undefined) return serverOpenWorld;
+  const hint = (tool?.annotations as { openWorldHint?: unknown } | undefined)?.openWorldHint;
+  return hint !== false;
+}
+
 /** The security settings of a tool by its upstream name, looked up as an own property only. */
 export function toolSecurity(tools: Record<string, ToolSecurity>, name: string): ToolSecurity | undefined {
   return Object.hasOwn(tools, name) ? tools[name] : undefined;

@@ -8,7 +8,7 @@ import type { Refusal, Step } from './decision.js';
 import { findingsLabel } from './findings.js';
 import { checkPaths, pathMatches } from './paths.js';
 import { printable } from './printable.js';
-import { matchName, operationOf, toolSecurity } from './rules.js';
+import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
 import type { Security } from './security.js';
 
 /** What a name or URI leads to once resolved in the caller's catalog. */
@@ -50,6 +50,8 @@ export interface RequestState {
   resolved?: Resolved;
   toolSec?: ToolSecurity;
   operation: 'read' | 'write';
+  /** Its arguments can leave the trust boundary: a write, or an open-world tool (set by `resolve`). */
+  egress: boolean;
   args: Params;
   /** Canonical paths the call touches (after the paths step). */
   paths: string[];
@@ -109,6 +111,7 @@ const resolve: StepFn = (s) => {
   if (s.req.method === 'tools/call') {
     s.toolSec = toolSecurity(resolved.server.tools, resolved.upstreamName);
     s.operation = operationOf(resolved.definition, s.toolSec);
+    s.egress = s.operation === 'write' || isOpenWorld(resolved.definition, s.toolSec, resolved.server.openWorld);
   }
   return undefined;
 };
@@ -139,16 +142,18 @@ const paths: StepFn = async (s) => {
 /**
  * No write-down: what the session holds (and what the arguments themselves carry — a secret pasted into a
  * write) may only go to a tool cleared for it; an untrusted session may not drive a trusted-only tool.
+ * Outgoing means more than writes: the arguments of any open-world tool (a fetch, a search) leave too.
  */
 const informationFlow: StepFn = async (s) => {
-  if (s.operation !== 'write') return undefined;
+  if (!s.egress) return undefined;
   const held = await s.req.security.labels.of(s.req.holder);
   const carried = findingsLabel(scanPayload(s.args, { secret: 'label', pii: 'label', injection: 'label' }).findings);
   const outgoing = join(held, carried);
   const clearance = s.toolSec?.clearance ?? 'public';
   let reason: string | undefined;
   if (!flowsTo(outgoing.confidentiality, clearance)) {
-    reason = `the session holds ${outgoing.confidentiality} data and ${s.req.target} is cleared for ${clearance} only`;
+    const how = s.operation === 'write' ? '' : ' (it is open-world: its arguments leave the trust boundary)';
+    reason = `the session holds ${outgoing.confidentiality} data and ${s.req.target} is cleared for ${clearance} only${how}`;
   } else if (s.toolSec?.requireTrusted && outgoing.integrity === 'untrusted') {
     reason = `the session has read untrusted data and ${s.req.target} accepts trusted sessions only`;
   }

@@ -78,7 +78,7 @@ describe('agent-wide taint', () => {
     const smuggled = await write(early, 'smuggled.txt', Buffer.from(EMAIL).toString('base64'));
     expect(smuggled.isError).toBe(true);
     expect(textOf(smuggled)).toMatch(/refused this call at the information-flow step: the session holds pii data/);
-    const record = decisions.findLast((d) => d.target === 'files__write_file' && d.session !== undefined && d.outcome === 'deny');
+    const record = [...decisions].reverse().find((d) => d.target === 'files__write_file' && d.session !== undefined && d.outcome === 'deny');
     expect(record).toMatchObject({ step: 'information-flow', outcome: 'deny', agent: 'bob' });
     // A session opened only now starts at the mark as well.
     const late = await connect(tokens.bob);

@@ -9,6 +9,7 @@ const role = (tools: [string, 'allow' | 'deny' | 'approve'][], def: 'allow' | 'd
   default: def,
   tools,
   readOnly: false,
+  isolateSessions: false,
   paths: { allow: [], deny: [] },
   onFlowViolation: 'deny',
   filters: { secret: 'redact', pii: 'label', injection: 'label' },
