@@ -21,6 +21,7 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       isolateSessions: r.isolateSessions ?? false,
       // Relative path globs mean "relative to the config file", like every other path in it.
       paths: { allow: (r.paths?.allow ?? []).map((g) => absoluteGlob(g, baseDir)), deny: (r.paths?.deny ?? []).map((g) => absoluteGlob(g, baseDir)) },
+      resources: { allow: r.resources?.allow ?? [], deny: r.resources?.deny ?? [] },
       onFlowViolation: r.onFlowViolation ?? 'deny',
       filters: { secret: r.filters?.secret ?? 'redact', pii: r.filters?.pii ?? 'label', injection: r.filters?.injection ?? 'label' },
       rateLimit: r.rateLimit && {

@@ -142,6 +142,8 @@ export interface RoleConfig {
   /** Sessions of this role are not raised by the agent's other sessions (see isolateSessions in the schema). */
   isolateSessions: boolean;
   paths: { allow: string[]; deny: string[] };
+  /** URI globs for resources/read; deny wins, a non-empty allow list must match. */
+  resources: { allow: string[]; deny: string[] };
   onFlowViolation: Policy;
   filters: FilterActions;
   rateLimit?: Bucket & { tools: [string, Bucket][] };

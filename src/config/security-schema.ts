@@ -42,6 +42,14 @@ export const roleSchema = z
      * default, because an agent is one actor and its sessions can pass data between them.
      */
     isolateSessions: z.boolean().optional(),
+    /** URI globs for resources/read (deny wins; with an allow list, a URI must match one). `file:` URIs also get `paths`. */
+    resources: z
+      .object({
+        allow: z.array(z.string().min(1)).optional(),
+        deny: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
     /** What a write that would break information-flow rules gets. Unset: deny. */
     onFlowViolation: policySchema.optional(),
     filters: z

@@ -20,8 +20,11 @@ export const TOOL_STEPS = [
   'record',
 ] as const;
 
-/** resources/read and prompts/get: the lighter checks — identity, pause, rate limit, then filters, label, record. */
-export const READ_STEPS = ['authenticate', 'pause', 'rate-limit', 'resolve', 'execute', 'content-filter', 'label', 'record'] as const;
+/**
+ * resources/read and prompts/get: the lighter checks — identity, pause, rate limit, the role's resource rules
+ * (URI globs) and, for `file:` URIs, its path rules — then filters, label, record.
+ */
+export const READ_STEPS = ['authenticate', 'pause', 'rate-limit', 'resolve', 'resource-rule', 'paths', 'execute', 'content-filter', 'label', 'record'] as const;
 
 export type ToolStep = (typeof TOOL_STEPS)[number];
 export type ReadStep = (typeof READ_STEPS)[number];

@@ -129,13 +129,41 @@ const operation: StepFn = (s) => {
   return s.operation === 'write' && role.readOnly ? deny('operation', `role "${role.name}" is read-only and ${s.req.target} is a write tool`) : undefined;
 };
 
+/** Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). */
 const paths: StepFn = async (s) => {
+  if (s.req.method === 'prompts/get') return undefined;
+  if (s.req.method === 'resources/read') return resourcePath(s);
   const { server, definition } = resolvedOf(s);
   const base = server.transport === 'stdio' ? server.cwd : undefined;
   const checked = await checkPaths(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.paths, roleOf(s), base);
   if (!checked.ok) return deny('paths', checked.reason, checked.rule);
   s.args = checked.arguments;
   s.paths = checked.paths;
+  return undefined;
+};
+
+/**
+ * A `file:` resource is a file like any other: the role's path rules apply to it, canonicalised the way the
+ * file will be opened (symlinks, Unicode-equivalent names). The URI itself goes on unchanged.
+ */
+async function resourcePath(s: RequestState): Promise<Refusal | undefined> {
+  if (!/^file:/i.test(s.req.target)) return undefined;
+  const role = roleOf(s);
+  const { server } = resolvedOf(s);
+  const checked = await checkPaths({ path: s.req.target }, undefined, undefined, role, server.transport === 'stdio' ? server.cwd : undefined);
+  if (!checked.ok) return deny('paths', checked.reason, checked.rule);
+  s.paths = checked.paths;
+  return undefined;
+}
+
+/** The role's resource rules: URI globs, deny first; with an allow list, a URI must match one of it. */
+const resourceRule: StepFn = (s) => {
+  if (s.req.method !== 'resources/read') return undefined;
+  const { allow, deny: denied } = roleOf(s).resources;
+  const uri = s.req.target;
+  const hit = pathMatches(denied, uri);
+  if (hit) return deny('resource-rule', `role "${roleOf(s).name}" may not read ${printable(uri)}`, hit);
+  if (allow.length > 0 && !pathMatches(allow, uri)) return deny('resource-rule', `${printable(uri)} matches none of the resources role "${roleOf(s).name}" may read`);
   return undefined;
 };
 
@@ -230,6 +258,7 @@ export const STEP_FUNCTIONS = new Map<Step, StepFn>([
   ['pause', pause],
   ['rate-limit', rateLimit],
   ['resolve', resolve],
+  ['resource-rule', resourceRule],
   ['tool-rule', toolRule],
   ['operation', operation],
   ['paths', paths],

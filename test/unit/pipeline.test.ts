@@ -762,9 +762,9 @@ const READS: ReadRow[] = [
 ];
 
 describe('runChecked: resources/read and prompts/get run only READ_STEPS', () => {
-  it('READ_STEPS is TOOL_STEPS without the tool-only checks', () => {
-    expect(READ_STEPS.filter((s) => !TOOL_STEPS.includes(s))).toEqual([]);
-    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'paths', 'information-flow', 'pre-hook', 'post-hook']);
+  it('READ_STEPS is TOOL_STEPS without the tool-only checks, plus the resource rules', () => {
+    expect(READ_STEPS.filter((s) => !(TOOL_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule']);
+    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'information-flow', 'pre-hook', 'post-hook']);
   });
 
   it.each(READS)('$name', async (row) => {

@@ -11,6 +11,7 @@ const role = (tools: [string, 'allow' | 'deny' | 'approve'][], def: 'allow' | 'd
   readOnly: false,
   isolateSessions: false,
   paths: { allow: [], deny: [] },
+  resources: { allow: [], deny: [] },
   onFlowViolation: 'deny',
   filters: { secret: 'redact', pii: 'label', injection: 'label' },
 });
