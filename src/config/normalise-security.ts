@@ -22,6 +22,7 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       // Relative path globs mean "relative to the config file", like every other path in it.
       paths: { allow: (r.paths?.allow ?? []).map((g) => absoluteGlob(g, baseDir)), deny: (r.paths?.deny ?? []).map((g) => absoluteGlob(g, baseDir)) },
       resources: { allow: r.resources?.allow ?? [], deny: r.resources?.deny ?? [] },
+      urls: { allow: r.urls?.allow ?? [], deny: r.urls?.deny ?? [], freeText: r.urls?.freeText ?? 'values' },
       onFlowViolation: r.onFlowViolation ?? 'deny',
       filters: { secret: r.filters?.secret ?? 'redact', pii: r.filters?.pii ?? 'label', injection: r.filters?.injection ?? 'label' },
       rateLimit: r.rateLimit && {

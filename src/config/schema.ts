@@ -104,6 +104,8 @@ export interface ToolSecurity {
   requireTrusted?: boolean;
   label?: Label;
   paths?: string[];
+  /** Extra argument paths that carry URLs. */
+  urls?: string[];
   /** Can carry data out of the trust boundary; overrides the server setting and the tool's openWorldHint. */
   openWorld?: boolean;
 }
@@ -142,6 +144,8 @@ export interface RoleConfig {
   /** Sessions of this role are not raised by the agent's other sessions (see isolateSessions in the schema). */
   isolateSessions: boolean;
   paths: { allow: string[]; deny: string[] };
+  /** URL rules on arguments that carry URLs (see policy/url-rules.ts). */
+  urls: { allow: string[]; deny: string[]; freeText: 'off' | 'values' | 'embedded' };
   /** URI globs for resources/read; deny wins, a non-empty allow list must match. */
   resources: { allow: string[]; deny: string[] };
   onFlowViolation: Policy;

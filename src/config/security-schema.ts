@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { CONFIDENTIALITY, INTEGRITY } from '../ifc/label.js';
+import { parseUrlRule } from '../urls/url-rule.js';
+
+/** A URL rule (scheme, URL glob, host pattern or address range), checked when the config loads. */
+const urlRule = z.string().min(1).superRefine((text, ctx) => {
+  try {
+    parseUrlRule(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
 
 /** allow | deny | approve: what happens to a call a rule matches. Deny beats approve beats allow. */
 export const policySchema = z.enum(['allow', 'deny', 'approve']);
@@ -42,6 +52,19 @@ export const roleSchema = z
      * default, because an agent is one actor and its sessions can pass data between them.
      */
     isolateSessions: z.boolean().optional(),
+    /**
+     * URL rules on every argument that carries a URL. Loopback, private, link-local and cloud-metadata hosts
+     * are refused unless an allow entry names them, whatever is set here.
+     */
+    urls: z
+      .object({
+        allow: z.array(urlRule).optional(),
+        deny: z.array(urlRule).optional(),
+        /** off | values (default: any whole string that is an absolute URL) | embedded (URLs inside text too) */
+        freeText: z.enum(['off', 'values', 'embedded']).optional(),
+      })
+      .strict()
+      .optional(),
     /** URI globs for resources/read (deny wins; with an allow list, a URI must match one). `file:` URIs also get `paths`. */
     resources: z
       .object({
@@ -97,6 +120,8 @@ export const toolSecuritySchema = z
     label: labelSchema.optional(),
     /** Extra argument paths that carry file paths, e.g. `options.location`, `items[].file`. */
     paths: z.array(z.string().min(1)).optional(),
+    /** Extra argument paths that carry URLs, for the role's URL rules. */
+    urls: z.array(z.string().min(1)).optional(),
     /**
      * Whether the tool can carry data out of the trust boundary (a fetch, a search, a message). Overrides the
      * server's setting and the tool's `openWorldHint` annotation (which MCP defaults to true).

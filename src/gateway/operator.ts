@@ -40,15 +40,23 @@ export class Operator {
     await this.record(paused ? 'pause' : 'resume', by);
   }
 
-  /** Lowers a label back to trusted/public: one session's, or an identity's and all its sessions'. */
+  /**
+   * Lowers a label back to trusted/public: one session's, or an identity's and all its sessions'. An agent is
+   * one actor, so unless its role isolates sessions, resetting one of its sessions resets the agent.
+   */
   async resetLabel(target: { session?: string; agent?: string }, by: string): Promise<{ reset: string[] }> {
     const security = this.gateway.security;
     const sessions = [...this.gateway.sessions.all.values()];
+    if (target.session) {
+      const session = this.gateway.sessions.all.get(target.session);
+      if (!session) throw new Error(`no session ${target.session}`);
+      const agent = session.principal?.agent;
+      if (agent && !security.role(session.principal)?.isolateSessions) target = { session: target.session, agent };
+    }
     const ofAgent = target.agent ? sessions.filter((s) => s.principal?.agent === target.agent).map((s) => s.id) : [];
-    if (target.session && !this.gateway.sessions.all.has(target.session)) throw new Error(`no session ${target.session}`);
     await security.labels.reset({ sessionId: target.session, agent: target.agent }, ofAgent);
-    const reset = [...(target.session ? [target.session] : []), ...ofAgent];
-    await this.record(`session reset ${target.session ? `session ${target.session}` : `agent ${target.agent}`}`, by);
+    const reset = [...new Set([...(target.session ? [target.session] : []), ...ofAgent])];
+    await this.record(`session reset ${target.session ? `session ${target.session}${target.agent ? ` (agent ${target.agent}: its sessions share one label)` : ""}` : `agent ${target.agent}`}`, by);
     return { reset };
   }
 

@@ -11,6 +11,7 @@ export const TOOL_STEPS = [
   'tool-rule',
   'operation',
   'paths',
+  'urls',
   'information-flow',
   'pre-hook',
   'execute',

@@ -8,6 +8,7 @@ import type { Refusal, Step } from './decision.js';
 import { findingsLabel } from './findings.js';
 import { checkPaths, pathMatches } from './paths.js';
 import { printable } from './printable.js';
+import { checkUrls } from './url-rules.js';
 import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
 import type { Security } from './security.js';
 
@@ -143,6 +144,16 @@ const paths: StepFn = async (s) => {
 };
 
 /**
+ * URL rules (SSRF): every URL an argument carries, canonicalised to the host it really reaches; loopback,
+ * private, link-local and metadata hosts are refused unless the role allows them by name.
+ */
+const urls: StepFn = (s) => {
+  const { definition } = resolvedOf(s);
+  const checked = checkUrls(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.urls, roleOf(s).urls, s.toolSec?.paths);
+  return checked.ok ? undefined : deny('urls', checked.reason, checked.rule);
+};
+
+/**
  * A `file:` resource is a file like any other: the role's path rules apply to it, canonicalised the way the
  * file will be opened (symlinks, Unicode-equivalent names). The URI itself goes on unchanged.
  */
@@ -262,6 +273,7 @@ export const STEP_FUNCTIONS = new Map<Step, StepFn>([
   ['tool-rule', toolRule],
   ['operation', operation],
   ['paths', paths],
+  ['urls', urls],
   ['information-flow', informationFlow],
   ['pre-hook', preHook],
   ['content-filter', contentFilter],

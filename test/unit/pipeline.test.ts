@@ -284,6 +284,12 @@ const REFUSALS: RefusalRow[] = [
     rule: `${ALLOWED}/**`,
   },
   {
+    name: 'urls: a cloud-metadata address spelt in decimal',
+    call: { target: 'x__write', args: { url: 'http://2852039166/latest/meta-data/' } },
+    step: 'urls',
+    reason: 'URL http://169.254.169.254/latest/meta-data/ at url points at a cloud metadata host (169.254.169.254), refused unless an allow entry names its exact host or address',
+  },
+  {
     name: 'information-flow: a pii session and a write tool cleared for public',
     call: { target: 'x__write' },
     before: labelPii,
@@ -764,7 +770,7 @@ const READS: ReadRow[] = [
 describe('runChecked: resources/read and prompts/get run only READ_STEPS', () => {
   it('READ_STEPS is TOOL_STEPS without the tool-only checks, plus the resource rules', () => {
     expect(READ_STEPS.filter((s) => !(TOOL_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule']);
-    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'information-flow', 'pre-hook', 'post-hook']);
+    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'urls', 'information-flow', 'pre-hook', 'post-hook']);
   });
 
   it.each(READS)('$name', async (row) => {

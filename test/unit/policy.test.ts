@@ -12,6 +12,7 @@ const role = (tools: [string, 'allow' | 'deny' | 'approve'][], def: 'allow' | 'd
   isolateSessions: false,
   paths: { allow: [], deny: [] },
   resources: { allow: [], deny: [] },
+  urls: { allow: [], deny: [], freeText: 'values' },
   onFlowViolation: 'deny',
   filters: { secret: 'redact', pii: 'label', injection: 'label' },
 });

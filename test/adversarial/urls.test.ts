@@ -1,0 +1,109 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileTokenStore } from '../../src/identity/tokens.js';
+import type { DecisionEvent } from '../../src/policy/decision.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { textOf } from '../helpers/secure-gateway.js';
+import { EVERYTHING, ROOT } from '../helpers/servers.js';
+
+/**
+ * SSRF through tools that fetch: server-everything's gzip-file-as-resource fetches any URL it is given, and a
+ * fetch-like fixture takes a URL anywhere in its arguments. However the URL spells its host, a loopback,
+ * private, link-local or cloud-metadata address is refused at the `urls` step unless the role allows it by name.
+ */
+let gw: TestGateway;
+const tokens: Record<string, string> = {};
+const decisions: DecisionEvent[] = [];
+
+beforeAll(async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sluice-urls-'));
+  gw = await startTestGateway(`listen: 127.0.0.1:0
+logLevel: silent
+dataDir: ${JSON.stringify(path.join(root, 'data'))}
+agents:
+  mallory: { role: fetcher }
+  ops: { role: local }
+roles:
+  fetcher:
+    default: deny
+    tools: { "everything__gzip-file-as-resource": allow, "web__fetch": allow }
+    urls:
+      deny: ["https://example.com/admin/**"]
+  local:
+    default: deny
+    tools: { "web__fetch": allow }
+    urls:
+      allow: ["localhost:8808", "10.20.0.0/16"]
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+  web:
+    command: node
+    args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/egress-server.mjs'))}]
+`);
+  const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
+  tokens.mallory = store.create('mallory').token;
+  tokens.ops = store.create('ops').token;
+  gw.gateway.events.on('decision', (e) => decisions.push(e));
+});
+afterAll(async () => gw?.stop());
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'urls', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+const gzip = (c: Client, data: string) => c.callTool({ name: 'everything__gzip-file-as-resource', arguments: { name: 'x.gz', data, outputType: 'resource' } });
+const fetchIt = (c: Client, q: string) => c.callTool({ name: 'web__fetch', arguments: { q } });
+
+async function refusedAtUrls(result: Promise<{ isError?: unknown; content?: unknown }>, what: string, reason: RegExp) {
+  const r = await result;
+  expect(r.isError, what).toBe(true);
+  expect(textOf(r), what).toMatch(/sluice refused this call at the urls step/);
+  expect(textOf(r), what).toMatch(reason);
+  expect(decisions.at(-1), what).toMatchObject({ outcome: 'deny', step: 'urls' });
+}
+
+describe('URL rules against SSRF', () => {
+  it('refuses the metadata endpoint however its address is written', async () => {
+    const c = await connect(tokens.mallory);
+    const metadata = /cloud metadata host \(169\.254\.169\.254\)/;
+    for (const u of ['http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://0251.0376.0251.0376/', 'http://169.254.43518/', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://%31%36%39.254.169.254/', 'HTTP://169.254.169.254.:80/']) {
+      await refusedAtUrls(gzip(c, u), u, metadata);
+    }
+    await refusedAtUrls(gzip(c, 'http://[fd00:ec2::254]/latest/'), 'fd00:ec2::254', /cloud metadata host/);
+    await refusedAtUrls(gzip(c, 'http://metadata.google.internal/computeMetadata/v1/'), 'gce', /cloud metadata host/);
+    await c.close();
+  });
+
+  it('refuses loopback and private hosts, userinfo and trailing-dot tricks included', async () => {
+    const c = await connect(tokens.mallory);
+    for (const u of ['http://127.0.0.1:8808/admin/pause', 'http://127.1/', 'http://localhost./', 'http://LOCALHOST/', 'http://example.com@127.0.0.1/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://0/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[fe80::1]/']) {
+      await refusedAtUrls(gzip(c, u), u, /(loopback|private|link-local|unspecified) host/);
+    }
+    // In any argument of a fetch-like tool, not only one named `url`.
+    await refusedAtUrls(fetchIt(c, 'http://0x7f.1/admin'), 'q', /loopback host \(127\.0\.0\.1\)/);
+    await refusedAtUrls(gzip(c, 'gopher://example.com/_x'), 'gopher', /scheme gopher:/);
+    await refusedAtUrls(fetchIt(c, 'https://example.com/admin/users'), 'deny rule', /example\.com\/admin/);
+    await c.close();
+  });
+
+  it('lets ordinary URLs through (the controls), and what the role allows by name', async () => {
+    const c = await connect(tokens.mallory);
+    const packed = await gzip(c, `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`);
+    expect(packed.isError).toBeFalsy();
+    expect(textOf(await fetchIt(c, 'https://example.com/docs'))).toMatch(/fetch got/);
+    await c.close();
+    const ops = await connect(tokens.ops);
+    expect(textOf(await fetchIt(ops, 'http://localhost:8808/readyz'))).toMatch(/fetch got/);
+    expect(textOf(await fetchIt(ops, 'http://10.20.3.4/'))).toMatch(/fetch got/);
+    await refusedAtUrls(fetchIt(ops, 'http://localhost:9999/'), 'another port', /loopback host/);
+    await refusedAtUrls(fetchIt(ops, 'http://169.254.169.254/'), 'metadata even for ops', /cloud metadata host/);
+    await ops.close();
+  });
+});
