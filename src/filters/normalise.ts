@@ -15,10 +15,9 @@ const CONFUSABLES: Record<string, string> = {
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 
-// Plain ASCII needs none of the work; most tool output is plain ASCII, so this keeps the hot path short.
-const NEEDS_WORK = /[^\x09\x0A\x0D\x20-\x7E]/;
-
 export function normalise(text: string): string {
-  if (!NEEDS_WORK.test(text)) return text;
+  // Plain ASCII needs none of the work (NFKC leaves it as it is, and none of it is invisible or a look-alike); most
+  // tool output is plain ASCII, and its UTF-8 length, which Node counts in native code, is then its length.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
 }

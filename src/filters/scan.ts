@@ -17,31 +17,72 @@ interface TextScan {
   findings: Finding[];
 }
 
+interface Found {
+  start: number;
+  end: number;
+  kind: string;
+  redact: boolean;
+}
+
+// The shortest text any detector matches (`a@b.co`, `[INST]`): shorter strings, most keys and ids, skip the loop.
+const SHORTEST = 6;
+
+const contains = (text: string, needs: string | readonly string[]) => (typeof needs === 'string' ? text.includes(needs) : needs.some((n) => text.includes(n)));
+
 /** Scans one string; redacts the categories whose action is `redact`. */
 export function scanText(original: string, actions: FilterActions): TextScan {
   const text = normalise(original);
   const findings: Finding[] = [];
-  let out = text;
+  if (text.length < SHORTEST) return { text: original, findings };
+  const found: Found[] = [];
   // Cheap tests first: most text has no candidate at all for most detectors, and a substring test over the
   // text costs a fraction of running the regex.
   const hasDigit = /\d/.test(text);
   let lower: string | undefined;
   for (const d of DETECTORS) {
-    if (actions[d.category] === 'off' || (d.needs !== undefined && !text.includes(d.needs)) || (d.needsDigit && !hasDigit)) continue;
+    if (actions[d.category] === 'off' || (d.needsDigit && !hasDigit) || (d.needs !== undefined && !contains(text, d.needs))) continue;
     if (d.needsWord) {
       lower ??= text.toLowerCase();
       if (!d.needsWord.some((w) => lower!.includes(w))) continue;
     }
-    d.pattern.lastIndex = 0;
-    let redacted = false;
-    for (const m of text.matchAll(d.pattern)) {
-      if (d.valid && !d.valid(m[0])) continue;
+    const redact = actions[d.category] === 'redact';
+    const re = d.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0] === '') {
+        re.lastIndex++; // no detector matches nothing, but a loop must not hang on one that would
+        continue;
+      }
+      const span = d.locate ? d.locate(m[0]) : [0, m[0].length];
+      if (span === undefined) continue;
+      const start = m.index + span[0];
+      const end = m.index + span[1];
+      // What follows a value shorter than its match (an IBAN and the next word) may begin the next one.
+      if (end > m.index && end < re.lastIndex) re.lastIndex = end;
+      // A value inside one found already is part of it: the `user@host` of a connection string is no address.
+      if (found.some((f) => f.start <= start && end <= f.end)) continue;
       findings.push({ category: d.category, kind: d.kind });
-      redacted ||= actions[d.category] === 'redact';
+      found.push({ start, end, kind: d.kind, redact });
     }
-    if (redacted) out = out.replace(d.pattern, (m) => (d.valid && !d.valid(m) ? m : `[REDACTED:${d.kind}]`));
   }
-  return { text: findings.length === 0 ? original : out, findings };
+  if (findings.length === 0) return { text: original, findings };
+  const redactions = found.filter((f) => f.redact);
+  return { text: redactions.length === 0 ? text : applyRedactions(text, redactions), findings };
+}
+
+/** Replaces each redacted span by its label; overlapping spans become one. */
+function applyRedactions(text: string, redactions: Found[]): string {
+  redactions.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < redactions.length; ) {
+    const first = redactions[i];
+    let end = first.end;
+    for (i++; i < redactions.length && redactions[i].start < end; i++) end = Math.max(end, redactions[i].end);
+    out += `${text.slice(at, first.start)}[REDACTED:${first.kind}]`;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 export interface PayloadScan {
@@ -49,22 +90,41 @@ export interface PayloadScan {
   findings: Finding[];
 }
 
+// Base64, with the line breaks of MIME: what binary content is made of.
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
+
 /**
- * Scans every piece of text a result carries — text blocks, embedded resource text, structured content,
- * resource contents, prompt messages — and returns the result with redactions applied. Binary content
- * (images, audio, blobs) is passed through: there is no text to scan in it.
+ * The key of an object's binary payload: image and audio data, blob resource contents. Base64 is not prose:
+ * scanning it finds nothing and costs much (and a match in it would be noise that redaction would corrupt).
+ */
+function binaryKey(o: Record<string, unknown>): string | undefined {
+  if (o.type === 'image' || o.type === 'audio') return 'data';
+  return typeof o.uri === 'string' && 'blob' in o ? 'blob' : undefined;
+}
+
+/** Names under which a value is a secret that only its name gives away (`{"SecretAccessKey": "…"}`). */
+const SECRET_NAME = /secret/i;
+
+/**
+ * Scans every piece of text a result carries — text blocks, embedded resource text, structured content (its keys
+ * too), resource contents, prompt messages, URIs, `_meta` — and returns the result with redactions applied. Binary
+ * content (images, audio, blobs) is passed through when it is base64: there is no text to scan in it. Anything else
+ * is scanned whatever its key: a secret under `data` or `type` in structured content or arguments is still a secret.
  */
 export function scanPayload(result: Params, actions: FilterActions): PayloadScan {
   const findings: Finding[] = [];
   if (actions.secret === 'off' && actions.pii === 'off' && actions.injection === 'off') return { value: result, findings };
-  const visit = (value: unknown, key?: string): unknown => {
-    if (typeof value === 'string') {
-      // Base64 payloads and URIs are not prose; scanning them finds nothing and costs much.
-      if (key === 'blob' || key === 'data' || key === 'uri' || key === 'mimeType' || key === 'type') return value;
-      const scanned = scanText(value, actions);
-      if (scanned.findings.length > 0) findings.push(...scanned.findings);
-      return scanned.text;
-    }
+  const scanString = (s: string, name?: string): string => {
+    // After its name, as it would stand in text, where the name is what marks the value as a secret.
+    const prefix = name !== undefined && SECRET_NAME.test(name) ? `${name}=` : '';
+    const scanned = scanText(prefix + s, actions);
+    if (scanned.findings.length === 0) return s;
+    findings.push(...scanned.findings);
+    const kept = normalise(prefix);
+    return prefix !== '' && scanned.text.startsWith(kept) ? scanned.text.slice(kept.length) : scanned.text;
+  };
+  const visit = (value: unknown, name?: string, binary = false): unknown => {
+    if (typeof value === 'string') return binary && BASE64.test(value) ? value : scanString(value, name);
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((v) => {
@@ -75,15 +135,31 @@ export function scanPayload(result: Params, actions: FilterActions): PayloadScan
       return changed ? out : value;
     }
     if (value !== null && typeof value === 'object') {
-      let out: Record<string, unknown> | undefined;
-      for (const [k, v] of Object.entries(value)) {
-        if (k === '_meta') continue;
-        const r = visit(v, k);
-        if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+      const o = value as Record<string, unknown>;
+      const skip = binaryKey(o);
+      const entries = Object.entries(o);
+      let changed = false;
+      for (const entry of entries) {
+        const [k, v] = entry;
+        // Keys are data too: a map keyed by address, a secret as a property name.
+        const key = scanString(k);
+        const r = visit(v, k, k === skip);
+        if (key !== k || r !== v) [entry[0], entry[1], changed] = [key, r, true];
       }
-      return out ?? value;
+      return changed ? fromEntries(entries) : value;
     }
     return value;
   };
   return { value: visit(result) as Params, findings };
+}
+
+/** An object of these entries; two keys that redact alike both stay, the second numbered. */
+function fromEntries(entries: [string, unknown][]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) {
+    let key = k;
+    for (let n = 2; Object.hasOwn(out, key); n++) key = `${k} #${n}`;
+    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

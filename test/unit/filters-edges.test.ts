@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { DETECTORS } from '../../src/filters/detectors.js';
+import { scanPayload, scanText, type FilterActions } from '../../src/filters/scan.js';
+
+const REDACT: FilterActions = { secret: 'redact', pii: 'redact', injection: 'label' };
+const kinds = (text: string) => scanText(text, REDACT).findings.map((f) => f.kind);
+const redacted = (text: string) => scanText(text, REDACT).text;
+
+// Each case was missed, or only partly redacted, before issue 9.
+describe('content filters at the edges of a value', () => {
+  it('finds an AWS secret key that ends in / or +, however its name is written', () => {
+    const key = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKE/';
+    expect(redacted(`aws_secret_access_key = ${key}\nregion = eu-west-1`)).toBe('[REDACTED:aws-secret-access-key]\nregion = eu-west-1');
+    expect(kinds(`{"SecretAccessKey": "${key.slice(0, 39)}+"}`)).toEqual(['aws-secret-access-key']);
+    expect(kinds(`export MY_AWS_SECRET_ACCESS_KEY="${key}"`)).toEqual(['aws-secret-access-key']);
+    expect(redacted(`{\\"secretAccessKey\\":\\"${key}\\"}`)).not.toContain(key);
+  });
+
+  it('finds a key id without a digit in text without a digit', () => {
+    expect(kinds('the key is AKIAIOSFODNNQEXAMPLE, rotate it')).toEqual(['aws-access-key-id']);
+  });
+
+  it('takes tokens that end in - or = whole', () => {
+    const google = `AIza${'x'.repeat(34)}-`;
+    expect(redacted(`key=${google}&q=1`)).toBe('key=[REDACTED:google-api-key]&q=1');
+    expect(redacted(`GITLAB_TOKEN=glpat-${'a'.repeat(19)}- next`)).toBe('GITLAB_TOKEN=[REDACTED:gitlab-token] next');
+    expect(redacted(`Authorization: bearer ${'t'.repeat(30)}==`)).toBe('Authorization: [REDACTED:bearer-token]');
+  });
+
+  it('finds an unsecured JWT (empty signature) and one whose signature ends in -', () => {
+    expect(redacted('t=eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0. done')).toBe('t=[REDACTED:jwt] done');
+    expect(redacted('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8-')).toBe('[REDACTED:jwt]');
+  });
+
+  it('finds connection strings with a driver, or a password and no user', () => {
+    expect(kinds('postgresql+asyncpg://app:s3cret@db:5432/prod')).toEqual(['connection-string']);
+    expect(redacted('REDIS_URL=redis://:s3cret@cache:6379/0')).toBe('REDIS_URL=[REDACTED:connection-string]/0');
+  });
+
+  it('finds an address after a colon or a slash, but not the user of a URL', () => {
+    expect(redacted('<a href="mailto:alice@example.com">')).toBe('<a href="mailto:[REDACTED:email]">');
+    expect(kinds('people/bob@example.org')).toEqual(['email']);
+    expect(kinds('git clone ssh://git@github.com/org/repo.git')).toEqual([]);
+  });
+
+  it('tells card numbers from the other digit runs of text', () => {
+    expect(redacted('card 4111 1111 1111 1111 123 exp 12/27')).toBe('card [REDACTED:card-number] 123 exp 12/27');
+    expect(kinds('id 00000000-0000-0000-0000-000000000000')).toEqual([]); // the nil UUID passes Luhn
+    expect(kinds('{"time":1554642900000}')).toEqual([]); // a millisecond timestamp that passes Luhn
+    expect(kinds('Troy 9792000000000003, UATP 122000000000003')).toEqual(['card-number', 'card-number']);
+  });
+
+  it('ends an IBAN where its country says, and finds the one right after it', () => {
+    expect(redacted('BE68 5390 0754 7034 EUR')).toBe('[REDACTED:iban] EUR');
+    expect(kinds('BE68 5390 0754 7034 GB82 WEST 1234 5698 7654 32')).toEqual(['iban', 'iban']);
+    expect(kinds('XX82 WEST 1234 5698 7654 32')).toEqual([]); // no such country
+  });
+
+  it('finds phone numbers written as E.164, with a US trunk 1, or a national trunk 0', () => {
+    expect(kinds('sms to +14155552671')).toEqual(['phone']);
+    expect(kinds('call 1-800-555-0199')).toEqual(['phone']);
+    expect(kinds('ring 07911 123456')).toEqual(['phone']);
+    expect(kinds('+33 1 23 45 67 89')).toEqual(['phone']);
+  });
+
+  it('ends no pattern in \\b after a class that holds non-word characters', () => {
+    // `[…/+]{40}\b` misses a value ending in `/`: there is no word boundary between `/` and a space.
+    for (const d of DETECTORS) {
+      for (const [, body] of d.pattern.source.matchAll(/\[((?:\\.|[^\]\\])*)\](?:[*+?]|\{\d+(?:,\d*)?\})?(?:\)[*+?]?)*\\b/g)) {
+        const rest = body.replace(/\\[dw]/g, '').replace(/(?:\\.|[^\\])-(?:\\.|[^\\])/g, '');
+        expect(/^\^|[^A-Za-z0-9_]/.test(rest), `${d.kind}: [${body}] then \\b`).toBe(false);
+      }
+    }
+  });
+
+  it('reports and redacts a value inside another once', () => {
+    expect(kinds('mongodb://app:pw@alice@example.com')).toEqual(['connection-string']);
+    expect(redacted('mongodb://app:pw@alice@example.com')).toBe('[REDACTED:connection-string]');
+  });
+});
+
+describe('what scanPayload looks at', () => {
+  const key = 'AKIAIOSFODNN7EXAMPLE';
+
+  it('scans data, type and uri outside binary content, and _meta', () => {
+    const scanned = scanPayload(
+      { content: [{ type: 'resource_link', name: 'db', uri: 'postgres://app:pw@db/prod' }], structuredContent: { data: key, type: key }, _meta: { note: key } },
+      REDACT,
+    );
+    expect(scanned.findings.map((f) => f.kind).sort()).toEqual(['aws-access-key-id', 'aws-access-key-id', 'aws-access-key-id', 'connection-string']);
+    expect(JSON.stringify(scanned.value)).not.toMatch(/AKIA|app:pw/);
+  });
+
+  it('passes base64 images, audio and blobs through, and scans what only poses as one', () => {
+    const base64 = Buffer.from(`${key} alice@example.com`).toString('base64');
+    const binary = { content: [{ type: 'image', mimeType: 'image/png', data: base64 }, { type: 'audio', mimeType: 'audio/wav', data: base64 }], contents: [{ uri: 'file:///a', blob: base64 }] };
+    expect(scanPayload(binary, REDACT)).toEqual({ value: binary, findings: [] });
+    const posing = scanPayload({ content: [{ type: 'image', mimeType: 'image/png', data: `key ${key}` }] }, REDACT);
+    expect(posing.findings.map((f) => f.kind)).toEqual(['aws-access-key-id']);
+  });
+});
+
+describe('what scanPayload looks at, further', () => {
+  it('scans keys, and keeps two keys that redact alike', () => {
+    const scanned = scanPayload({ structuredContent: { 'alice@example.com': 'admin', 'bob@example.org': 'reader' } }, REDACT);
+    expect(scanned.value).toEqual({ structuredContent: { '[REDACTED:email]': 'admin', '[REDACTED:email] #2': 'reader' } });
+    expect(scanned.findings.map((f) => f.kind)).toEqual(['email', 'email']);
+  });
+
+  it('reads a secret that only its name gives away with its name', () => {
+    const credentials = { AccessKeyId: 'ASIAIOSFODNN7EXAMPLE', SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', Expiration: '2026-01-01T00:00:00Z' };
+    const scanned = scanPayload({ structuredContent: { Credentials: credentials } }, REDACT);
+    expect(scanned.value).toEqual({ structuredContent: { Credentials: { AccessKeyId: '[REDACTED:aws-access-key-id]', SecretAccessKey: '[REDACTED:aws-secret-access-key]', Expiration: '2026-01-01T00:00:00Z' } } });
+  });
+
+  it('finds the shortest values any detector knows', () => {
+    expect(kinds('a@b.co')).toEqual(['email']);
+    expect(kinds('[INST]')).toEqual(['chat-template']);
+    expect(kinds('[INﬆ]')).toEqual(['chat-template']); // five characters until the ligature is unfolded
+  });
+});
