@@ -54,6 +54,13 @@ function schemaPathKeys(schema: Params | undefined): Map<string, string> {
 
 /** Resolves a selector such as `options.location` or `items[].file` to the string values it names. */
 function select(args: Params, selector: string): ArgPath[] {
+  return selectValues(args, selector)
+    .filter((f) => typeof f.value === 'string')
+    .map((f) => f.at);
+}
+
+/** The values a selector such as `options.location` or `items[].file` names, whatever their type, with where they are. */
+export function selectValues(args: Params, selector: string): { value: unknown; at: ArgPath }[] {
   let frontier: { value: unknown; at: ArgPath }[] = [{ value: args, at: [] }];
   for (const part of selector.split('.')) {
     const each = part.endsWith('[]');
@@ -67,7 +74,7 @@ function select(args: Params, selector: string): ArgPath[] {
     }
     frontier = next;
   }
-  return frontier.filter((f) => typeof f.value === 'string').map((f) => f.at);
+  return frontier;
 }
 
 export function getAt(args: Params, at: ArgPath): unknown {

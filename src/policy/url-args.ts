@@ -1,5 +1,5 @@
 import type { Params } from '../protocol/jsonrpc.js';
-import type { ArgPath } from './path-args.js';
+import { selectValues, type ArgPath } from './path-args.js';
 
 /**
  * Which strings under keys that are not URL keys count:
@@ -146,21 +146,8 @@ function hasUrlFormat(schema: unknown): boolean {
 
 /** Resolves a selector such as `options.location` or `items[].file` to the strings it names (each string of an array it ends on). */
 function select(args: Params, selector: string): { at: ArgPath; value: string }[] {
-  let frontier: { value: unknown; at: ArgPath }[] = [{ value: args, at: [] }];
-  for (const part of selector.split('.')) {
-    const each = part.endsWith('[]');
-    const key = each ? part.slice(0, -2) : part;
-    const next: typeof frontier = [];
-    for (const { value, at } of frontier) {
-      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) continue;
-      const v = (value as Record<string, unknown>)[key];
-      if (each && Array.isArray(v)) v.forEach((item, i) => next.push({ value: item, at: [...at, key, i] }));
-      else if (!each) next.push({ value: v, at: [...at, key] });
-    }
-    frontier = next;
-  }
   const out: { at: ArgPath; value: string }[] = [];
-  for (const { value, at } of frontier) {
+  for (const { value, at } of selectValues(args, selector)) {
     if (typeof value === 'string') out.push({ at, value });
     else if (Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && out.push({ at: [...at, i], value: v }));
   }

@@ -1,5 +1,4 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { Client as SdkClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import type { DecisionEvent } from '../../src/policy/decision.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM } from '../helpers/servers.js';
+import { connectWithToken } from '../helpers/clients.js';
 
 /**
  * An agent is one actor. Session A is opened early and stays clean; session B of the same agent reads
@@ -58,11 +58,7 @@ mcpServers:
 });
 afterAll(async () => gw?.stop());
 
-async function connect(token: string): Promise<Client> {
-  const client = new SdkClient({ name: 'agent-taint', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'agent-taint');
 
 const write = (c: Client, name: string, content: string) => c.callTool({ name: 'files__write_file', arguments: { path: path.join(sandbox, name), content } });
 const readCustomers = (c: Client) => c.callTool({ name: 'files__read_text_file', arguments: { path: path.join(sandbox, 'customers.txt') } });

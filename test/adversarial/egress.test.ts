@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import type { DecisionEvent } from '../../src/policy/decision.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM, ROOT } from '../helpers/servers.js';
+import { connectWithToken } from '../helpers/clients.js';
 
 /**
  * A session that read personal data must not send it out through a tool that only *reads* — a fetch, a
@@ -54,11 +55,7 @@ mcpServers:
 });
 afterAll(async () => gw?.stop());
 
-async function connect(): Promise<Client> {
-  const client = new Client({ name: 'egress', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+const connect = (): Promise<Client> => connectWithToken(gw.url, token, 'egress');
 
 const call = (c: Client, name: string, q: string) => c.callTool({ name, arguments: { q } });
 

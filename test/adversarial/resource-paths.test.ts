@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { FileTokenStore } from '../../src/identity/tokens.js';
 import type { DecisionEvent } from '../../src/policy/decision.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/servers.js';
+import { connectWithToken } from '../helpers/clients.js';
 
 /**
  * `resources/read` of a `file:` URI is a file read: the role's path rules apply, canonicalised the same way as
@@ -59,11 +60,7 @@ mcpServers:
 });
 afterAll(async () => gw?.stop());
 
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'resource-paths', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'resource-paths');
 
 async function refused(c: Client, uri: string, step: string) {
   await expect(c.readResource({ uri }), uri).rejects.toThrow(new RegExp(`sluice refused this request at the ${step} step`));

@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import type { DecisionEvent } from '../../src/policy/decision.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, ROOT } from '../helpers/servers.js';
+import { connectWithToken } from '../helpers/clients.js';
 
 /**
  * SSRF through tools that fetch: server-everything's gzip-file-as-resource fetches any URL it is given, and a
@@ -52,11 +53,7 @@ mcpServers:
 });
 afterAll(async () => gw?.stop());
 
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'urls', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'urls');
 
 const gzip = (c: Client, data: string) => c.callTool({ name: 'everything__gzip-file-as-resource', arguments: { name: 'x.gz', data, outputType: 'resource' } });
 const fetchIt = (c: Client, q: string) => c.callTool({ name: 'web__fetch', arguments: { q } });

@@ -45,3 +45,10 @@ export async function rawSession(url: string, version = '2025-11-25'): Promise<{
     },
   };
 }
+
+/** The SDK v2 client over Streamable HTTP with a bearer token (legacy era), as an agent with a token connects. */
+export async function connectWithToken(url: string, token: string, name = 'test'): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
