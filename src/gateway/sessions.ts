@@ -24,6 +24,11 @@ export interface SessionsDeps {
 export class Sessions {
   readonly all = new Map<string, ClientSession>();
   private readonly perSession: ServerConfig[];
+  /**
+   * Which sessions hold a process slot of each per-session server. A slot is taken before the process starts,
+   * so a burst of sessions initialising at once cannot run more processes than `maxSessions`.
+   */
+  private readonly slots = new Map<ServerConfig, Set<ClientSession>>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly deps: SessionsDeps) {
@@ -55,6 +60,7 @@ export class Sessions {
   async close(session: ClientSession): Promise<void> {
     session.close();
     this.all.delete(session.id);
+    for (const holders of this.slots.values()) holders.delete(session);
     this.deps.onChange();
     await this.deps.onClose(session);
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
@@ -64,11 +70,12 @@ export class Sessions {
   async startOwnServers(session: ClientSession, configs: readonly ServerConfig[] = this.perSession): Promise<void> {
     const started: Upstream[] = [];
     for (const config of configs) {
-      const running = this.runningOf(config);
-      if (running >= config.maxSessions) {
+      const holders = this.slots.get(config) ?? this.slots.set(config, new Set()).get(config)!;
+      if (!holders.has(session) && holders.size >= config.maxSessions) {
         this.deps.log.warn({ upstream: config.name, max: config.maxSessions }, 'per-session server cap reached; not started for this session');
         continue;
       }
+      holders.add(session);
       const upstream = this.deps.createUpstream(config, session.clientCapabilities, session);
       session.ownUpstreams.push(upstream);
       started.push(upstream);
@@ -94,6 +101,7 @@ export class Sessions {
       if (idle.length === 0) continue;
       for (const u of idle) {
         session.dormant.push(u.config);
+        this.slots.get(u.config)?.delete(session);
         session.ownUpstreams.splice(session.ownUpstreams.indexOf(u), 1);
         void u.close();
       }
@@ -130,7 +138,7 @@ export class Sessions {
   }
 
   private runningOf(config: ServerConfig): number {
-    return [...this.all.values()].filter((s) => s.ownUpstreams.some((u) => u.config === config)).length;
+    return this.slots.get(config)?.size ?? 0;
   }
 
   /** Per-session servers for /readyz: how many sessions run each. */

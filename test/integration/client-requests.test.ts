@@ -108,6 +108,16 @@ describe('per-session servers', () => {
     for (const pid of pids) await waitFor(() => !alive(pid!), 5000, `process ${pid} to exit`);
   });
 
+  it('keeps to the cap when sessions initialise all at once (a slot is taken before the process starts)', async () => {
+    const clients = await Promise.all(Array.from({ length: 6 }, () => connectV2(gw.url, 'legacy')));
+    const processes = [...gw.gateway.sessions.all.values()].flatMap((s) => s.ownUpstreams).filter((u) => u.pid !== undefined);
+    expect(processes.length).toBeLessThanOrEqual(2);
+    const counts = await Promise.all(clients.map(async (c) => (await c.listTools()).tools.length));
+    expect(counts.filter((n) => n > 0)).toHaveLength(2);
+    for (const s of [...gw.gateway.sessions.all.values()]) await gw.gateway.sessions.close(s);
+    for (const c of clients) await c.close();
+  });
+
   it('caps the number of per-session processes', async () => {
     const clients = [await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy')];
     const counts = await Promise.all(clients.map(async (c) => (await c.listTools()).tools.length));
