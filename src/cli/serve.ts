@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
 import { HttpFront } from '../transports/http.js';
-import { serveStdio } from '../transports/stdio.js';
+import { NO_STDIO_IDENTITY, serveStdio } from '../transports/stdio.js';
 import { attachWebSocket } from '../transports/websocket.js';
 
 export interface RunningGateway {
@@ -23,7 +23,9 @@ export interface RunningGateway {
  */
 export async function startGateway(config: GatewayConfig, log: Logger, options: { stdio?: boolean; http?: boolean; deps?: GatewayDeps } = {}): Promise<RunningGateway> {
   if (options.stdio && !stdioPrincipal(config.security)) {
-    throw new Error('serving stdio needs an identity: set auth.stdioAgent (or auth.required: false with auth.anonymousAgent)');
+    // Said on stderr now, and to the client in answer to its requests (see serveStdio): a client that only
+    // saw its pipe close would not know why.
+    log.error(NO_STDIO_IDENTITY);
   }
   const gateway = await createGateway(config, { ...options.deps, log });
   // Every transport comes in through the one front door.

@@ -47,6 +47,11 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
     return errorMessage(request.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: send "initialize" before "${method}"` });
   }
 
+  const meta = request.params?._meta;
+  // MCP says `_meta` is an object: anything else is refused here, before an upstream could drop it silently.
+  if (request.params && '_meta' in request.params && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) {
+    return errorMessage(request.id, { code: ErrorCode.InvalidParams, message: 'Invalid params: "_meta" must be an object' });
+  }
   if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);

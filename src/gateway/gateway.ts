@@ -118,6 +118,11 @@ export class Gateway {
     for (const uri of session.subscriptions) await this.subscriptions.unsubscribe(session, uri, this.catalogFor(session));
   }
 
+  /** The upstreams a session reaches: the shared ones and its own, in config order. */
+  upstreamsFor(session: ClientSession): Upstream[] {
+    return this.sessions.upstreamsFor(session, this.upstreams);
+  }
+
   /** The catalog a session sees: the shared one, or — with per-session servers — its own merge. */
   catalogFor(session: ClientSession): Catalog {
     return this.sessions.catalogFor(session, this.catalog, this.upstreams);

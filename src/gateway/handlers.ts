@@ -10,6 +10,7 @@ import { ParkedCall } from './input-required.js';
 import { readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
 import type { LabelHolder } from '../state/ports.js';
 import { toolSecurity } from '../policy/rules.js';
+import { mergedInstructions } from './instructions.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
 
@@ -34,8 +35,6 @@ export const GATEWAY_CAPABILITIES: Params = {
   logging: {},
 };
 
-const INSTRUCTIONS =
-  'sluice is an MCP gateway: the tools and prompts of several servers, each named with its server\'s prefix; resources keep the URIs of the servers that own them.';
 
 function requireString(params: Params, key: string): string {
   const v = params[key];
@@ -273,10 +272,24 @@ async function setLevel(ctx: RequestContext, params: Params): Promise<Params> {
   return {};
 }
 
+const isObject = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** What is wrong with initialize's params, per the spec's shape; undefined when nothing is. No session opens otherwise. */
+function initializeProblem(params: Params): string | undefined {
+  if (typeof params.protocolVersion !== 'string') return '"protocolVersion" must be a string';
+  if (!isObject(params.capabilities)) return '"capabilities" must be an object';
+  const info = params.clientInfo;
+  if (!isObject(info)) return '"clientInfo" must be an object with "name" and "version"';
+  if (typeof info.name !== 'string' || typeof info.version !== 'string') return '"clientInfo.name" and "clientInfo.version" must be strings';
+  return undefined;
+}
+
 async function initialize(ctx: RequestContext, params: Params): Promise<Params> {
   const session = ctx.session;
   if (session.initialized) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: Server already initialized');
-  const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+  const problem = initializeProblem(params);
+  if (problem) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${problem}`);
+  const requested = params.protocolVersion as string;
   const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
   session.protocolVersion = version;
   session.clientInfo = params.clientInfo as Params | undefined;
@@ -284,14 +297,14 @@ async function initialize(ctx: RequestContext, params: Params): Promise<Params> 
   await ctx.gateway.sessions.startOwnServers(session);
   session.initialized = true;
   ctx.gateway.sessions.register(session);
-  return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: INSTRUCTIONS };
+  return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: mergedInstructions(ctx.gateway.upstreamsFor(session)) };
 }
 
 /** Every method sluice answers, by name. Looked up with Map.get, so a method name can never reach a prototype. */
 export const HANDLERS = new Map<string, Handler>([
   ['initialize', initialize],
   ['ping', async () => ({})],
-  ['server/discover', async () => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS })],
+  ['server/discover', async (ctx) => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: mergedInstructions(ctx.gateway.upstreams) })],
   ['tools/list', async (ctx, p) => listTools(ctx, p)],
   ['prompts/list', async (ctx, p) => paginate(catalogOf(ctx).prompts, 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
   ['resources/list', async (ctx, p) => paginate(catalogOf(ctx).resources, 'resources', cursorOf(p), ctx.gateway.config.pageSize)],

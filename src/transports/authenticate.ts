@@ -3,6 +3,14 @@ import { resolveBearer, type Resolution } from '../identity/principal.js';
 import { ADMIN } from '../identity/tokens.js';
 
 /**
+ * The 401 challenge. A bare `Bearer` sends OAuth-aware clients (mcp-remote, the Inspector) looking for OAuth
+ * metadata sluice does not serve yet; naming the error and what to send instead tells them — and the person
+ * reading their log — to pass a sluice token.
+ */
+export const BEARER_CHALLENGE =
+  'Bearer realm="sluice", error="invalid_token", error_description="this gateway needs a sluice token: send the header Authorization: Bearer <token> (sluice token create <agent>)"';
+
+/**
  * Who an HTTP or WebSocket client is, from its bearer token. Operator tokens are for the admin API only:
  * they carry no tool permissions, so they are refused here rather than given an empty role.
  */

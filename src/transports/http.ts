@@ -22,7 +22,7 @@ import type { Principal } from '../identity/principal.js';
 import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
 import { serveConsole } from './console-files.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, BEARER_CHALLENGE } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { EventStream, Exchange } from './sse.js';
 
@@ -94,7 +94,7 @@ export class HttpFront {
     const who = await authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {
       this.gateway.authFailures.note(req.socket.remoteAddress ?? '', '/mcp', who);
-      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': BEARER_CHALLENGE } : {};
       return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
     }
     const principal = who.principal;

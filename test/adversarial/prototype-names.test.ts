@@ -424,7 +424,7 @@ mcpServers:
   async function expectRefused(agent: string, token: string): Promise<void> {
     const res = await postRaw(secure.url, init, bearer(token));
     expect(res.status, agent).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="sluice", error="invalid_token"/);
     expect((res.json() as Rpc).error?.message, agent).toMatch(/^Unauthorized: /);
     const stateless = await statelessRaw(secure.url, 'tools/list', '', bearer(token));
     expect(stateless.status, agent).toBe(401);
