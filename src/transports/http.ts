@@ -32,6 +32,9 @@ interface Streams {
   exchanges: Map<RequestId, Exchange>;
 }
 
+/** How much of an oversized body is read and thrown away before the 413, so the client sees the answer. */
+const DISCARD_CAP = 64 * 1024 * 1024;
+
 type Reply = { status: number; body?: JsonRpcMessage | JsonRpcMessage[]; headers?: Record<string, string> };
 
 function jsonError(status: number, code: number, message: string, id: RequestId | null = null, data?: unknown): Reply {
@@ -115,31 +118,36 @@ export class HttpFront {
     res.end(text);
   }
 
-  /** Reads the body up to the configured limit; answers 413 itself and returns undefined when it is larger. */
+  /**
+   * Reads the body up to the configured limit; answers 413 itself and returns undefined when it is larger. The
+   * 413 goes out once the client has finished sending (what is over the limit is read and thrown away, up to
+   * DISCARD_CAP): closing the socket while a body still arrives makes clients see EPIPE instead of the answer.
+   */
   private readBody(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
     const max = this.gateway.config.http.maxBodyBytes;
-    const tooLarge = () => {
-      this.reply(res, { ...jsonError(413, ErrorCode.InvalidRequest, `Invalid Request: body exceeds the limit of ${max} bytes`), headers: { connection: 'close' } });
-      req.resume();
-    };
-    if (Number(req.headers['content-length'] ?? 0) > max) {
-      tooLarge();
-      return Promise.resolve(undefined);
-    }
+    const tooLarge = () => this.reply(res, { ...jsonError(413, ErrorCode.InvalidRequest, `Invalid Request: body exceeds the limit of ${max} bytes`), headers: { connection: 'close' } });
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let over = Number(req.headers['content-length'] ?? 0) > max;
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > max) {
+        if (!over && size > max) over = true;
+        if (!over) return void chunks.push(chunk);
+        chunks.length = 0;
+        if (size > max + DISCARD_CAP) {
+          // Past the cap the client is not merely oversized: answer now and stop reading.
           req.removeAllListeners('data');
           tooLarge();
+          req.destroy();
           resolve(undefined);
-          return;
         }
-        chunks.push(chunk);
       });
-      req.on('end', () => resolve(size > max ? undefined : Buffer.concat(chunks).toString('utf8')));
+      req.on('end', () => {
+        if (!over) return resolve(Buffer.concat(chunks).toString('utf8'));
+        tooLarge();
+        resolve(undefined);
+      });
       req.on('error', reject);
     });
   }

@@ -65,6 +65,31 @@ describe('JSON-RPC envelope checks', () => {
     expect(ok.body.result.content[0].text).toBe('Echo: small');
   });
 
+  it('answers a body streamed past the limit with the 413 every time, never a dropped socket', async () => {
+    const session = await rawSession(gw.url);
+    // 8 MiB, far over the 64 KiB limit, sent in chunks without a Content-Length: the 413 must still arrive.
+    const chunk = Buffer.alloc(256 * 1024, 'x');
+    for (let round = 0; round < 5; round++) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 32; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const res = await fetch(gw.url, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': session.id }, body, duplex: 'half' } as RequestInit);
+      expect(res.status, `round ${round}`).toBe(413);
+      expect(await res.text()).toMatch(/65536 bytes/);
+    }
+    // With a Content-Length that already says it is too big, the body still arrives and must not meet a closed socket.
+    const whole = Buffer.alloc(16 * 1024 * 1024, 'x');
+    for (let round = 0; round < 5; round++) {
+      const res = await fetch(gw.url, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': session.id }, body: whole });
+      expect(res.status, `sized round ${round}`).toBe(413);
+    }
+    const ok = await session.call('tools/call', { name: 'everything__echo', arguments: { message: 'after' } });
+    expect(ok.body.result.content[0].text).toBe('Echo: after');
+  });
+
   it('allows batches only in the revision that has them, and at most 100', async () => {
     const modern = await rawSession(gw.url, '2025-11-25');
     const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
