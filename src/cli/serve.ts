@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { HttpFront } from '../transports/http.js';
 import { NO_STDIO_IDENTITY, serveStdio } from '../transports/stdio.js';
 import { attachWebSocket } from '../transports/websocket.js';
+import type { WebSocketServer } from 'ws';
 
 export interface RunningGateway {
   gateway: Gateway;
@@ -32,23 +33,35 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const front = new FrontDoor(gateway);
   await gateway.start();
   let http: HttpFront | undefined;
+  let wss: WebSocketServer | undefined;
   let address: RunningGateway['address'];
   if (options.http !== false) {
     http = new HttpFront(gateway, front);
-    const wss = attachWebSocket(gateway, front, http.server);
+    wss = attachWebSocket(gateway, front, http.server);
     await new Promise<void>((resolve, reject) => {
       http!.server.once('error', reject);
       http!.server.listen(config.listen.port, config.listen.host, () => resolve());
     });
     const bound = http.server.address() as AddressInfo;
     address = { host: bound.address, port: bound.port };
-    http.server.once('close', () => wss.close());
     log.info({ url: `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`, ws: '/ws' }, 'sluice listening');
   }
-  const stop = async () => {
-    await http?.close();
-    await gateway.stop();
-  };
+  /**
+   * Shutdown in order: stop accepting, let calls in flight finish (up to the grace period), close WebSockets
+   * with 1001 and end SSE streams, then stop the gateway — which commits and signs the audit log and stops
+   * the upstreams. An open WebSocket no longer keeps the process alive.
+   */
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      http?.server.close();
+      await callsFinished(gateway, config.http.shutdownGraceMs);
+      for (const ws of wss?.clients ?? []) ws.close(1001, 'sluice is shutting down');
+      wss?.close();
+      await http?.close();
+      for (const ws of wss?.clients ?? []) ws.terminate();
+      await gateway.stop();
+    })());
   if (options.stdio) {
     void serveStdio(gateway, front).then(async () => {
       log.info('stdin closed; shutting down');
@@ -57,4 +70,11 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     });
   }
   return { gateway, http, address, stop };
+}
+
+/** Resolves once no session has a call in flight, or after `graceMs`. */
+async function callsFinished(gateway: Gateway, graceMs: number): Promise<void> {
+  const until = Date.now() + graceMs;
+  const busy = () => [...gateway.sessions.all.values()].some((s) => s.inflight.size > 0);
+  while (busy() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }

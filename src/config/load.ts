@@ -194,6 +194,7 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
       allowedHosts: raw.http?.allowedHosts ?? [],
       allowedOrigins: raw.http?.allowedOrigins ?? [],
       sessionIdleTimeoutMs: (raw.http?.sessionIdleTimeoutSeconds ?? 1800) * 1000,
+      shutdownGraceMs: (raw.http?.shutdownGraceSeconds ?? 10) * 1000,
     },
     servers: Object.entries(raw.mcpServers)
       .filter(([, s]) => !s.disabled)

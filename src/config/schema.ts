@@ -76,6 +76,8 @@ export const configSchema = z
         allowedHosts: z.array(z.string()).optional(),
         allowedOrigins: z.array(z.string()).optional(),
         sessionIdleTimeoutSeconds: seconds.optional(),
+        /** On SIGTERM: how long calls in flight may take to finish before everything is closed anyway. */
+        shutdownGraceSeconds: z.number().min(0).max(3600).optional(),
       })
       .strict()
       .optional(),
@@ -197,7 +199,7 @@ export interface GatewayConfig {
   separator: string;
   /** Entries per page of a merged list (tools/list and the others). */
   pageSize: number;
-  http: { maxBodyBytes: number; allowedHosts: string[]; allowedOrigins: string[]; sessionIdleTimeoutMs: number };
+  http: { maxBodyBytes: number; allowedHosts: string[]; allowedOrigins: string[]; sessionIdleTimeoutMs: number; shutdownGraceMs: number };
   servers: ServerConfig[];
   /** Where sluice keeps its own state (token hashes, later the audit log). */
   dataDir: string;
