@@ -12,4 +12,9 @@ export interface CallRecord {
   requestId: RequestId | undefined;
   /** Set for a stateless client's call: questions from the upstream go out as `input_required`. */
   parked?: QuestionsToClient;
+  /**
+   * The client's own progress token, when it asked for progress. Progress follows the record: after an
+   * `input_required` round trip the record names the retry, so progress reaches the exchange that is open.
+   */
+  progressToken?: string | number;
 }

@@ -40,8 +40,10 @@ export interface FanOutDeps {
 export class FanOut {
   readonly listeners = new Set<Listener>();
   private readonly calls = new Map<Upstream, Set<CallRecord>>();
-  private readonly progress = new Map<string, { session: ClientSession; token: string | number; requestId: RequestId }>();
+  private readonly progress = new Map<string, CallRecord>();
   private nextProgress = 1;
+  /** Requests an upstream sent to a client, still open, by the upstream's own id: its cancellation must reach the client. */
+  private readonly toClient = new Map<Upstream, Map<RequestId, AbortController>>();
 
   constructor(private readonly deps: FanOutDeps) {}
 
@@ -55,10 +57,13 @@ export class FanOut {
     return () => set.delete(record);
   }
 
-  /** Swaps the client's progress token for one of ours, unique across every client of a shared upstream. */
-  mapProgressToken(session: ClientSession, token: string | number, requestId: RequestId): { token: string; release(): void } {
+  /**
+   * Swaps the client's progress token (on `record`) for one of ours, unique across every client of a shared
+   * upstream. The record is kept by reference, so a resumed stateless call's progress goes to its retry.
+   */
+  mapProgressToken(record: CallRecord): { token: string; release(): void } {
     const ours = `sluice-${this.nextProgress++}`;
-    this.progress.set(ours, { session, token, requestId });
+    this.progress.set(ours, record);
     return { token: ours, release: () => this.progress.delete(ours) };
   }
 
@@ -81,7 +86,7 @@ export class FanOut {
     switch (n.method) {
       case 'notifications/progress': {
         const target = this.progress.get(String(params.progressToken));
-        if (target) target.session.channel.send(notification(n.method, { ...params, progressToken: target.token }), target.requestId);
+        if (target?.progressToken !== undefined) target.session.channel.send(notification(n.method, { ...params, progressToken: target.progressToken }), target.requestId);
         return;
       }
       case 'notifications/resources/updated': {
@@ -89,6 +94,12 @@ export class FanOut {
         // Stateless listeners hold their subscription through a session too, but hear it on their listen stream below.
         for (const s of this.deps.subscriptions.of(uri)) if (!s.stateless) s.channel.send(n);
         for (const l of this.listeners) if (l.filter.uris.has(uri)) l.channel.send(this.listenerNotification(l, n.method, params), l.id);
+        return;
+      }
+      case 'notifications/cancelled': {
+        // The upstream gave up on a request it sent to a client: the client is told (with our id) and stops.
+        const id = params.requestId;
+        if (typeof id === 'string' || typeof id === 'number') this.toClient.get(upstream)?.get(id)?.abort(params.reason ?? 'cancelled by the server');
         return;
       }
       case 'notifications/message': {
@@ -166,6 +177,13 @@ export class FanOut {
     // A stateless client cannot receive requests: the question goes back to it inside an input_required result.
     if (target.parked) return target.parked.ask(req.method, req.params);
     if (session.stateless) throw new SluiceError('NO_CLIENT', `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
-    return session.request(req.method, req.params, target.requestId);
+    const open = this.toClient.get(upstream) ?? this.toClient.set(upstream, new Map()).get(upstream)!;
+    const controller = new AbortController();
+    open.set(req.id, controller);
+    try {
+      return await session.request(req.method, req.params, target.requestId, controller.signal);
+    } finally {
+      open.delete(req.id);
+    }
   }
 }

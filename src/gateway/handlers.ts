@@ -52,7 +52,7 @@ function cursorOf(params: Params): string | undefined {
  * Copies params for the upstream: the merged name replaced by the upstream's own, the client's progress token
  * replaced by one of ours, and the stateless envelope removed (upstreams speak the legacy revisions).
  */
-function forwardParams(ctx: RequestContext, params: Params, rename: Params | undefined): { params: Params; done(): void } {
+function forwardParams(ctx: RequestContext, params: Params, rename: Params | undefined, record: CallRecord): { params: Params; done(): void } {
   const out: Params = rename ? { ...params, ...rename } : { ...params };
   let release = () => {};
   const meta = params._meta as Params | undefined;
@@ -60,7 +60,8 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
     const kept = ctx.modern ? stripEnvelope(meta) : { ...meta };
     const token = meta.progressToken;
     if (kept && (typeof token === 'string' || typeof token === 'number')) {
-      const mapped = ctx.gateway.fanOut.mapProgressToken(ctx.session, token, ctx.id);
+      record.progressToken = token;
+      const mapped = ctx.gateway.fanOut.mapProgressToken(record);
       kept.progressToken = mapped.token;
       release = mapped.release;
     }
@@ -73,8 +74,9 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
 /** Sends one request to an upstream on the client's behalf, tracked so its progress and requests find the client. */
 async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
   if (ctx.modern && INPUT_METHODS.has(method)) return forwardStateless(ctx, upstream, method, params, rename);
-  const fwd = forwardParams(ctx, params, rename);
-  const untrack = ctx.gateway.fanOut.trackCall(upstream, { session: ctx.session, requestId: ctx.id });
+  const record: CallRecord = { session: ctx.session, requestId: ctx.id };
+  const fwd = forwardParams(ctx, params, rename, record);
+  const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
   try {
     return await upstream.request(method, fwd.params, { signal: ctx.signal });
   } finally {
@@ -96,12 +98,15 @@ async function forwardStateless(ctx: RequestContext, upstream: Upstream, method:
     call = ctx.gateway.parked.take(params.requestState, method, ctx.session.principal?.agent ?? '(none)');
     call.record.session = ctx.session;
     call.record.requestId = ctx.id;
+    // The retry may ask for progress with a token of its own; progress after the round trip uses it.
+    const token = (params._meta as Params | undefined)?.progressToken;
+    if (typeof token === 'string' || typeof token === 'number') call.record.progressToken = token;
     const answers = params.inputResponses;
     call.answer(answers && typeof answers === 'object' && !Array.isArray(answers) ? (answers as Params) : {});
   } else {
     const { requestState: _state, inputResponses: _answers, ...clean } = params;
-    const fwd = forwardParams(ctx, clean, rename);
     const record: CallRecord = { session: ctx.session, requestId: ctx.id };
+    const fwd = forwardParams(ctx, clean, rename, record);
     const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
     call = new ParkedCall(method, record, (signal) => upstream.request(method, fwd.params, { signal }), () => (untrack(), fwd.done()));
   }
