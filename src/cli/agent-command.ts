@@ -1,8 +1,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { createAgent, type Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
 import type { AgentEvent, ApprovalAnswer } from '../agent/loop.js';
-import { ModelConfigError } from '../agent/model.js';
 import type { ServerConfig } from '../config/schema.js';
 import { loadOrExit } from './load-config.js';
 
@@ -78,6 +77,8 @@ export function registerAgentCommand(program: Command): void {
       const steps: AgentEvent[] = [];
       let agent: Agent;
       try {
+        // Loaded when an agent runs, not for every sluice command: the AI SDK and the tokenizer take a while.
+        const { createAgent } = await import('../agent/agent.js');
         agent = await createAgent({
           servers: serversFrom(flags),
           model: { model: flags.model, baseURL: flags.baseUrl, apiKey: flags.apiKey, vision: flags.vision },
@@ -91,6 +92,7 @@ export function registerAgentCommand(program: Command): void {
         });
       } catch (err) {
         rl?.close();
+        const { ModelConfigError } = await import('../agent/model.js');
         process.stderr.write(`sluice agent: ${err instanceof ModelConfigError ? err.message : `cannot start: ${(err as Error).message}`}\n`);
         process.exitCode = 2;
         return;

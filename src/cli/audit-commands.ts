@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AuditRecord } from '../audit/chain.js';
 import type { AuditQuery, AuditStore } from '../audit/store.js';
-import { auditStoreFor } from '../gateway/create.js';
+import { auditStoreFor } from '../gateway/stores.js';
 import { verifyStore } from '../audit/verify.js';
 import { loadOrExit } from './load-config.js';
 

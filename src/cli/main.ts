@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { splitHostPort } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { SLUICE_VERSION } from '../version.js';
 import { registerAgentCommand } from './agent-command.js';
 import { registerAuditCommands } from './audit-commands.js';
 import { defaultConfigPath, loadOrExit } from './load-config.js';
 import { registerOperatorCommands } from './operator-commands.js';
-import { startGateway } from './serve.js';
 
 const program = new Command('sluice').description('MCP gateway and agent runtime').version(SLUICE_VERSION);
 
@@ -26,11 +24,14 @@ program
         process.stderr.write(`--listen: must be HOST:PORT, e.g. 127.0.0.1:8808\n`);
         process.exit(2);
       }
+      const { splitHostPort } = await import('../config/load.js');
       const [host, port] = splitHostPort(opts.listen);
       config.listen = { host, port };
     }
     const log = createLogger(config.logLevel);
     log.info({ config: file, servers: config.servers.map((s) => s.name) }, 'starting sluice');
+    // The gateway's modules load when it is asked for, so `sluice --version` and the other commands start fast.
+    const { startGateway } = await import('./serve.js');
     let running: Awaited<ReturnType<typeof startGateway>>;
     try {
       running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { tokenStoreFor } from '../gateway/create.js';
+import { tokenStoreFor } from '../gateway/stores.js';
 import { ADMIN } from '../identity/tokens.js';
 import { adminRequest } from './admin-client.js';
 import { loadOrExit } from './load-config.js';

@@ -31,7 +31,19 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const gateway = await createGateway(config, { ...options.deps, log });
   // Every transport comes in through the one front door.
   const front = new FrontDoor(gateway);
-  await gateway.start();
+  // Upstreams connect in the background of a stdio client: it is answered at once (initialize, server/discover)
+  // and hears list_changed as servers come up — clients give up on a silent server after a few seconds.
+  const started = gateway.start();
+  let stop: () => Promise<void> = async () => undefined;
+  if (options.stdio) {
+    void serveStdio(gateway, front).then(async () => {
+      log.info('stdin closed; shutting down');
+      await started.catch(() => undefined);
+      await stop();
+      process.exit(0);
+    });
+  }
+  await started;
   let http: HttpFront | undefined;
   let wss: WebSocketServer | undefined;
   let address: RunningGateway['address'];
@@ -52,7 +64,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
    * the upstreams. An open WebSocket no longer keeps the process alive.
    */
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  stop = () =>
     (stopping ??= (async () => {
       http?.server.close();
       await callsFinished(gateway, config.http.shutdownGraceMs);
@@ -62,13 +74,6 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
       for (const ws of wss?.clients ?? []) ws.terminate();
       await gateway.stop();
     })());
-  if (options.stdio) {
-    void serveStdio(gateway, front).then(async () => {
-      log.info('stdin closed; shutting down');
-      await stop();
-      process.exit(0);
-    });
-  }
   return { gateway, http, address, stop };
 }
 

@@ -4,10 +4,8 @@ import { ApprovalQueue } from '../approvals/queue.js';
 import { AuditLog } from '../audit/log.js';
 import { AuditRecorder } from '../audit/recorder.js';
 import { HeadSigner } from '../audit/signing.js';
-import { SqliteAuditStore } from '../audit/sqlite-store.js';
 import type { AuditStore } from '../audit/store.js';
 import type { GatewayConfig } from '../config/schema.js';
-import { FileTokenStore } from '../identity/tokens.js';
 import { silentLogger, type Logger } from '../log.js';
 import type { DecisionEvent } from '../policy/decision.js';
 import { Hooks } from '../policy/hooks.js';
@@ -16,6 +14,9 @@ import type { StateStores, TokenStore } from '../state/ports.js';
 import { loadSealKey } from '../state/seal.js';
 import { sqliteState } from '../state/sqlite-state.js';
 import { Gateway } from './gateway.js';
+import { auditStoreFor, tokenStoreFor } from './stores.js';
+
+export { auditStoreFor, tokenStoreFor } from './stores.js';
 
 /** What a caller may supply instead of what the config would build (tests, library use, other backends). */
 export interface GatewayDeps {
@@ -59,20 +60,6 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
   });
   gateway = new Gateway({ config, log, security, approvals, state, audit });
   return gateway;
-}
-
-/**
- * The audit store the config names, for the gateway and for the CLI's `audit` commands alike (the CLI reads
- * the same log, gateway running or not, and may wait for a lock: it has nothing else to do).
- */
-export function auditStoreFor(config: GatewayConfig, options: { busyTimeoutMs?: number } = {}): AuditStore {
-  const settings = config.security.audit;
-  return new SqliteAuditStore(settings.file, { synchronous: settings.synchronous, busyTimeoutMs: options.busyTimeoutMs });
-}
-
-/** The token store the config names, for the gateway and for `sluice token create | list`. */
-export function tokenStoreFor(config: GatewayConfig): FileTokenStore {
-  return new FileTokenStore(config.security.tokensFile);
 }
 
 /** The audit log over its store, with the head signer from the data dir; none when it is switched off. */

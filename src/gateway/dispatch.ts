@@ -18,6 +18,9 @@ import { HANDLERS, type RequestContext } from './handlers.js';
 import { listen } from './listen.js';
 import type { ClientSession } from './session.js';
 
+/** Methods answered without waiting for the upstreams' first connection (negotiation must never wait). */
+const NO_WAIT = new Set(['initialize', 'ping', 'server/discover', 'logging/setLevel']);
+
 /** Methods a legacy session may use before it has initialized. */
 const BEFORE_INIT = new Set(['initialize', 'ping']);
 
@@ -52,6 +55,7 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   if (request.params && '_meta' in request.params && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) {
     return errorMessage(request.id, { code: ErrorCode.InvalidParams, message: 'Invalid params: "_meta" must be an object' });
   }
+  if (!NO_WAIT.has(method)) await gateway.firstStart();
   if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);

@@ -30,6 +30,9 @@ export interface GatewayParts {
   audit?: AuditLog;
 }
 
+/** How long a list waits for the upstreams' first connection attempt at startup. */
+const FIRST_LIST_WAIT_MS = 10_000;
+
 /** Capabilities capped to what a shared upstream may ask of "its client": never roots (see README). */
 const SHARED_CLIENT_CAPABILITIES: Params = { sampling: {}, elicitation: {} };
 
@@ -58,6 +61,8 @@ export class Gateway {
   readonly events = new EventEmitter<{ status: []; decision: [DecisionEvent] }>();
   catalog: Catalog;
   private rebuildTimer?: NodeJS.Timeout;
+  private started?: Promise<void>;
+  private startedDone = false;
   private signatures = { tools: '', prompts: '', resources: '' };
 
   constructor(parts: GatewayParts) {
@@ -82,7 +87,24 @@ export class Gateway {
   }
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.started ??= this.startOnce().finally(() => (this.startedDone = true));
+    return this.started;
+  }
+
+  /**
+   * Requests wait for the upstreams' first connection attempt — up to 10 s, then they are answered with what
+   * is there and `list_changed` follows — so a client that lists or calls once at startup finds the servers,
+   * while initialize and server/discover are answered at once (see NO_WAIT in dispatch.ts).
+   */
+  async firstStart(): Promise<void> {
+    if (!this.started || this.startedDone) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.started.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, FIRST_LIST_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  private async startOnce(): Promise<void> {
     const inherited = await this.audit?.start().catch((err: Error) => (this.log.error({ err: err.message }, 'could not sign the audit head at start'), 0));
     if (inherited) this.log.warn({ records: inherited }, 'the audit log had records after its last signed head (a previous process stopped before signing them); signed now');
     await Promise.all(this.upstreams.map((u) => u.start()));

@@ -1,6 +1,9 @@
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultYaml, makeSandbox } from '../helpers/servers.js';
+import { defaultYaml, makeSandbox, ROOT } from '../helpers/servers.js';
 import { runSluice, spawnSluiceStdio, writeConfig } from '../helpers/sluice-cli.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -100,3 +103,40 @@ describe('sluice config check', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('a stdio client and a slow upstream', () => {
+  it('is answered at once (initialize does not wait for upstreams); its first list waits for them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sluice-stdio-slow-'));
+    const slow = path.join(ROOT, 'test/fixtures/slow-start.mjs');
+    const config = writeConfig(dir, `logLevel: error\ndataDir: ${JSON.stringify(path.join(dir, 'data'))}\nauth: { required: false, anonymousAgent: t, stdioAgent: t }\nagents:\n  t: { role: r }\nroles:\n  r: { default: allow }\nmcpServers:\n  slow:\n    command: node\n    args: [${JSON.stringify(slow)}, "8000"]\n`);
+    const child = spawnSluiceStdio(config);
+    const lines: Record<string, unknown>[] = [];
+    let buffer = '';
+    child.stdout.on('data', (c: Buffer) => {
+      buffer += c.toString();
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>);
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    child.stderr.resume();
+    const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    const answer = async (id: number) => {
+      await waitFor(() => lines.some((l) => l.id === id), 20_000, `the answer to request ${id}`);
+      return lines.find((l) => l.id === id) as { result: Record<string, unknown> };
+    };
+    const spawned = Date.now();
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'slow', version: '1' } } });
+    expect((await answer(1)).result.serverInfo).toMatchObject({ name: 'sluice' });
+    const answeredAfter = Date.now() - spawned;
+    expect(answeredAfter).toBeLessThan(8000); // before the slow server could have answered anything
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // A client that lists once at startup still sees the server: the first list waits for it (up to 10 s).
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(((await answer(2)).result.tools as { name: string }[]).map((t) => t.name)).toContain('slow__echo');
+    child.stdin.end();
+    await new Promise((r) => child.once('exit', r));
+  }, 60_000);
+});
+

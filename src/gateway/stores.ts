@@ -1,0 +1,18 @@
+import { SqliteAuditStore } from '../audit/sqlite-store.js';
+import type { AuditStore } from '../audit/store.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { FileTokenStore } from '../identity/tokens.js';
+
+/**
+ * The audit store the config names, for the gateway and for the CLI's `audit` commands alike (the CLI reads
+ * the same log, gateway running or not, and may wait for a lock: it has nothing else to do).
+ */
+export function auditStoreFor(config: GatewayConfig, options: { busyTimeoutMs?: number } = {}): AuditStore {
+  const settings = config.security.audit;
+  return new SqliteAuditStore(settings.file, { synchronous: settings.synchronous, busyTimeoutMs: options.busyTimeoutMs });
+}
+
+/** The token store the config names, for the gateway and for `sluice token create | list`. */
+export function tokenStoreFor(config: GatewayConfig): FileTokenStore {
+  return new FileTokenStore(config.security.tokensFile);
+}
