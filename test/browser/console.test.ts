@@ -1,19 +1,18 @@
 import type { Client } from '@modelcontextprotocol/client';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/identity/tokens.js';
+import { launchChromium } from '../helpers/browser.js';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, ROOT } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** Debian's chromium; .ci/run installs it. Without it these tests fail: they are not optional. */
-const CHROMIUM = process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 let gw: TestGateway;
@@ -27,9 +26,6 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: the console's browser tests need it (apt-get install -y --no-install-recommends chromium; .ci/run does this)`);
-  }
   gw = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
 auth:
@@ -55,12 +51,8 @@ mcpServers:
   agentClient = await connectV2(gw.url, 'legacy');
   mkdirSync(ARTIFACTS, { recursive: true });
   profile = mkdtempSync(path.join(tmpdir(), 'sluice-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
-    viewport: { width: 1366, height: 768 },
-  });
+  // CHROME_PATH, Debian's chromium, or the one @sparticuz/chromium ships: never skipped for want of a browser.
+  context = await launchChromium(profile, { width: 1366, height: 768 });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (msg) => {
