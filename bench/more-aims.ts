@@ -1,6 +1,13 @@
 import type { AuditFigure } from './audit.js';
 import { catalogTable, type CatalogTokens } from './catalog-tokens.js';
 import type { AimResult } from './report.js';
+import { startupTable, type StartupFigure } from './startup.js';
+
+/** A stdio client's first answer: within 300 ms of spawning sluice. */
+export function startupAims(figures: StartupFigure[]): AimResult[] {
+  const first = figures[0];
+  return first ? [{ text: `stdio spawn → first answer ≤ 300 ms (median ${first.medianMs.toFixed(0)} ms over ${first.runs} runs)`, met: first.medianMs <= 300 }] : [];
+}
 
 /** The audit log's aim: records/s with hashing and group commit, on SQLite. */
 export function auditAims(figures: AuditFigure[]): AimResult[] {
@@ -32,8 +39,17 @@ export function catalogAims(rows: CatalogTokens[]): AimResult[] {
   ];
 }
 
-export function extraSections(audit: AuditFigure[] | undefined, catalog: CatalogTokens[] | undefined): string {
+export function extraSections(audit: AuditFigure[] | undefined, catalog: CatalogTokens[] | undefined, startup?: StartupFigure[]): string {
   const parts: string[] = [];
+  if (startup) {
+    parts.push(`### Start-up (\`bench/startup.ts\`)
+
+${startupTable(startup)}
+
+The built CLI (\`dist/\`, what \`npm start\` runs, rebuilt by the bench first) spawned as \`sluice serve --stdio --no-http\`
+in front of server-everything, timed from spawn to the initialize answer: sluice answers before its upstreams are
+up. \`sluice --version\` loads no command module.`);
+  }
   if (audit) {
     parts.push(`### Audit log write rate (in process)
 
