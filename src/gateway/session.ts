@@ -6,7 +6,7 @@ import type { ServerConfig } from '../config/schema.js';
 import type { Principal } from '../identity/principal.js';
 import type { Catalog } from './catalog.js';
 
-export type TransportKind = 'stdio' | 'http' | 'ws';
+export type TransportKind = 'stdio' | 'http' | 'ws' | 'sse';
 
 /**
  * How the gateway reaches one client. `relatedTo` names the client request a message belongs to, so

@@ -24,6 +24,7 @@ import { AdminApi } from './admin.js';
 import { serveConsole } from './console-files.js';
 import { authenticate, BEARER_CHALLENGE } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
+import { LegacySse } from './legacy-sse.js';
 import { EventStream, Exchange } from './sse.js';
 
 /** HTTP-side state of one legacy session: its GET stream, and its open POST exchanges. */
@@ -50,6 +51,8 @@ export class HttpFront {
   readonly server: Server;
   private readonly streams = new Map<string, Streams>();
   private readonly legacy: LegacySessions;
+  /** The 2024-11-05 HTTP+SSE transport at /sse and /messages. */
+  private readonly legacySse: LegacySse;
   private readonly sweeper: NodeJS.Timeout;
   private readonly admin: AdminApi;
 
@@ -59,6 +62,7 @@ export class HttpFront {
   ) {
     this.admin = new AdminApi(gateway);
     this.legacy = new LegacySessions(gateway, (id) => ({ send: (m, relatedTo) => this.sendToSession(id(), m, relatedTo) }));
+    this.legacySse = new LegacySse(front);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.keepAliveTimeout = 65_000;
     this.sweeper = setInterval(() => this.sweepIdle(), 60_000);
@@ -69,6 +73,7 @@ export class HttpFront {
     clearInterval(this.sweeper);
     for (const s of this.streams.values()) s.stream?.close();
     this.streams.clear();
+    this.legacySse.close();
     await this.legacy.closeAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -85,22 +90,25 @@ export class HttpFront {
     }
     if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
     if ((path === '/console' || path.startsWith('/console/')) && req.method === 'GET') return void serveConsole(path, res);
-    if (path !== '/mcp') return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
-    void this.mcp(req, res).catch((err: Error) => {
+    const sse = (path === '/sse' && req.method === 'GET') || (path === '/messages' && req.method === 'POST');
+    if (path !== '/mcp' && !sse) return this.reply(res, { status: 404, body: { error: `not found: ${path}` } as never });
+    void this.mcp(req, res, path).catch((err: Error) => {
       this.gateway.log.error({ err }, 'HTTP request failed');
       if (!res.headersSent) this.reply(res, jsonError(500, ErrorCode.InternalError, 'Internal error'));
       else res.destroy();
     });
   }
 
-  private async mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async mcp(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const who = await authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {
-      this.gateway.authFailures.note(req.socket.remoteAddress ?? '', '/mcp', who);
+      this.gateway.authFailures.note(req.socket.remoteAddress ?? '', path, who);
       const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': BEARER_CHALLENGE } : {};
       return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
     }
     const principal = who.principal;
+    if (path === '/sse') return this.legacySse.open(res, principal, clientKey(req, principal));
+    if (path === '/messages') return this.postMessages(req, res, principal);
     if (req.method === 'POST') return this.post(req, res, principal);
     if (req.method === 'GET') return this.get(req, res, principal);
     if (req.method === 'DELETE') return void this.delete(req, res, principal);
@@ -150,6 +158,18 @@ export class HttpFront {
       });
       req.on('error', reject);
     });
+  }
+
+  /** A POST of the 2024-11-05 HTTP+SSE transport: the answer goes on the client's event stream. */
+  private async postMessages(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      return this.reply(res, jsonError(415, ErrorCode.TransportError, 'Unsupported Media Type: Content-Type must be application/json'));
+    }
+    const text = await this.readBody(req, res);
+    if (text === undefined) return;
+    const outcome = await this.legacySse.post(req, text, clientKey(req, principal));
+    if (outcome.error) return this.reply(res, jsonError(outcome.status, ErrorCode.SessionNotFound, outcome.error));
+    this.reply(res, { status: outcome.status });
   }
 
   private async post(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
