@@ -154,6 +154,9 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
         } catch (err) {
           // The server went away or never answered: that is the tool failing, which the model should read, not a
           // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
+          if (isLocal(err, 'UPSTREAM_PROTOCOL')) {
+            return { content: [{ type: 'text', text: `Tool ${name} failed: ${err.message}` }], isError: true };
+          }
           if (isLocal(err, 'UPSTREAM_UNAVAILABLE')) {
             return { content: [{ type: 'text', text: `Tool ${name} failed: server "${upstream.name}" is unavailable (${err.message})` }], isError: true };
           }

@@ -11,6 +11,8 @@ export type LocalCode =
   | 'UPSTREAM_UNAVAILABLE'
   /** The upstream did not answer within its request timeout. */
   | 'UPSTREAM_TIMEOUT'
+  /** The upstream answered with a message that is not valid JSON-RPC (see protocol/upstream-message.ts). */
+  | 'UPSTREAM_PROTOCOL'
   /** The client cancelled the request or went away. */
   | 'CANCELLED'
   /** A legacy session id that is unknown, expired, or not the presenter's. */
@@ -41,6 +43,7 @@ export function isLocal(err: unknown, code: LocalCode): err is SluiceError {
 const WIRE: Record<LocalCode, number> = {
   UPSTREAM_UNAVAILABLE: ErrorCode.UpstreamUnavailable,
   UPSTREAM_TIMEOUT: ErrorCode.UpstreamTimeout,
+  UPSTREAM_PROTOCOL: ErrorCode.InternalError,
   CANCELLED: ErrorCode.RequestCancelled,
   SESSION_NOT_FOUND: ErrorCode.SessionNotFound,
   SESSION_ENDED: ErrorCode.InternalError,

@@ -1,5 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
+import { MalformedMessageError } from './upstream-message.js';
+
+/** Longest line we read from a server's stdout; a longer one is discarded as it arrives, never buffered whole. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Longest stderr line we keep; the rest of a longer one is dropped. */
+const MAX_STDERR_LINE_BYTES = 64 * 1024;
 
 export interface StdioOptions {
   command: string;
@@ -9,6 +15,8 @@ export interface StdioOptions {
   cwd: string;
   /** Receives each line the server writes to stderr (servers log there). */
   onStderr?: (line: string) => void;
+  /** Longest stdout line read (default MAX_LINE_BYTES). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -21,7 +29,6 @@ export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private child?: ChildProcessWithoutNullStreams;
-  private buffer = '';
   private closed = false;
   private lastStderr = '';
   closeReason?: string;
@@ -54,42 +61,48 @@ export class StdioTransport implements Transport {
         this.finish();
       });
       child.stdin.on('error', (err) => this.onerror?.(err));
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => this.onData(chunk));
-      let errBuffer = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        errBuffer += chunk;
-        let nl: number;
-        while ((nl = errBuffer.indexOf('\n')) >= 0) {
-          const line = errBuffer.slice(0, nl).trimEnd();
-          errBuffer = errBuffer.slice(nl + 1);
-          if (line) {
-            this.lastStderr = line;
-            this.options.onStderr?.(line);
-          }
-        }
+      // Split as bytes and decoded a line at a time: a character split across chunks decodes whole, and bytes
+      // that are not UTF-8 become U+FFFD rather than anything worse.
+      const stdout = new LineSplitter(this.options.maxLineBytes ?? MAX_LINE_BYTES, (line) => this.onLine(line), (max, head, tail) => {
+        this.onerror?.(new MalformedMessageError(`server wrote a line longer than ${max} bytes; discarded`, answerId(head, tail)));
       });
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      const stderr = new LineSplitter(
+        MAX_STDERR_LINE_BYTES,
+        (bytes) => this.onStderrLine(bytes.toString('utf8').trimEnd()),
+        (max) => this.onStderrLine(`(a line longer than ${max} bytes, dropped)`),
+      );
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     });
   }
 
-  private onData(chunk: string): void {
-    this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl).trim();
-      this.buffer = this.buffer.slice(nl + 1);
-      if (!line) continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        this.onerror?.(new Error(`server wrote a line that is not JSON: ${line.slice(0, 200)}`));
-        continue;
-      }
-      // Shape-checked only: whoever reads the message (our peer, or the SDK Client) validates what it needs.
-      if (message !== null && typeof message === 'object' && !Array.isArray(message)) this.onmessage?.(message as JSONRPCMessage);
-      else this.onerror?.(new Error(`server wrote JSON that is not a JSON-RPC message: ${line.slice(0, 200)}`));
+  private onStderrLine(line: string): void {
+    if (!line) return;
+    this.lastStderr = line;
+    this.options.onStderr?.(line);
+  }
+
+  private onLine(bytes: Buffer): void {
+    const line = bytes.toString('utf8').trim();
+    if (!line) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.onerror?.(new MalformedMessageError(`server wrote a line that is not JSON: ${JSON.stringify(line.slice(0, 100))}`));
+      return;
+    }
+    // Only objects go on; the reader checks the rest: our peer at the edge (upstream-message.ts), the SDK Client
+    // with its schemas.
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      this.onerror?.(new MalformedMessageError(`server wrote JSON that is not a JSON-RPC message: ${JSON.stringify(line.slice(0, 100))}`));
+      return;
+    }
+    // A reader that throws must cost this one message, not the rest of the chunk or the process.
+    try {
+      this.onmessage?.(message as JSONRPCMessage);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
@@ -116,5 +129,65 @@ export class StdioTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
+  }
+}
+
+/**
+ * The id of the answer a discarded line was, from its first and last bytes: `{"jsonrpc":"2.0","id":7,…` or
+ * `…,"id":7}` at the top level (servers write it first or last), so that the call it answers fails at once
+ * rather than timing out. A guess a server could fool, but only about its own answers.
+ */
+function answerId(head: Buffer, tail: Buffer): number | undefined {
+  const first = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(\d{1,15})\s*,/.exec(head.toString('latin1'));
+  const last = /,\s*"id"\s*:\s*(\d{1,15})\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/.exec(tail.toString('latin1'));
+  const id = first?.[1] ?? last?.[1];
+  return id === undefined ? undefined : Number(id);
+}
+
+/** How many bytes of a discarded line's start and end are kept, to tell whose answer it was. */
+const EDGE_BYTES = 128;
+
+/**
+ * Splits a byte stream at newlines into lines of at most `max` bytes. A longer line is dropped as it arrives
+ * and reported when it ends (with its first and last bytes), so a server that never ends a line costs at most
+ * `max` bytes, and finding each newline looks at every byte once however many chunks a line spans.
+ */
+class LineSplitter {
+  private parts: Buffer[] = [];
+  private length = 0;
+  /** While a line too long is being dropped: its first bytes, and the last ones so far. */
+  private dropping?: { head: Buffer; tail: Buffer };
+
+  constructor(
+    private readonly max: number,
+    private readonly onLine: (line: Buffer) => void,
+    private readonly onOverflow?: (max: number, head: Buffer, tail: Buffer) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, nl < 0 ? chunk.length : nl);
+      if (this.dropping) {
+        this.dropping.tail = Buffer.concat([this.dropping.tail, piece.subarray(-EDGE_BYTES)]).subarray(-EDGE_BYTES);
+      } else if (this.length + piece.length > this.max) {
+        const head = Buffer.concat([...this.parts, piece], Math.min(EDGE_BYTES, this.length + piece.length));
+        this.dropping = { head, tail: Buffer.from(piece.subarray(-EDGE_BYTES)) };
+        this.parts = [];
+        this.length = 0;
+      } else if (piece.length > 0) {
+        this.parts.push(piece);
+        this.length += piece.length;
+      }
+      if (nl < 0) return;
+      start = nl + 1;
+      const { parts, length, dropping } = this;
+      this.parts = [];
+      this.length = 0;
+      this.dropping = undefined;
+      if (dropping) this.onOverflow?.(this.max, dropping.head, dropping.tail);
+      else if (length > 0) this.onLine(parts.length === 1 ? parts[0] : Buffer.concat(parts, length));
+    }
   }
 }

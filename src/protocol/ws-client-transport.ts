@@ -1,9 +1,10 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
+import { MalformedMessageError, MAX_MESSAGE_BYTES } from './upstream-message.js';
 
 /**
  * MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. Like our stdio transport, it
- * parses and passes on without re-validating: the reader (our peer, or the SDK Client) checks what it needs.
+ * parses and passes objects on without re-validating: the reader (our peer, or the SDK Client) checks them.
  */
 export class WebSocketClientTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -18,7 +19,8 @@ export class WebSocketClientTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(this.url, 'mcp', { headers: this.headers });
+      // A frame over the limit closes the connection (1009) rather than being buffered whole.
+      const socket = new WebSocket(this.url, 'mcp', { headers: this.headers, maxPayload: MAX_MESSAGE_BYTES });
       this.socket = socket;
       socket.once('open', () => resolve());
       socket.once('error', (err) => {
@@ -26,14 +28,28 @@ export class WebSocketClientTransport implements Transport {
         this.onerror?.(err);
       });
       socket.on('close', () => this.onclose?.());
-      socket.on('message', (data) => {
-        try {
-          this.onmessage?.(JSON.parse(data.toString()) as JSONRPCMessage);
-        } catch (err) {
-          this.onerror?.(new Error(`WebSocket frame is not JSON: ${(err as Error).message}`));
-        }
-      });
+      socket.on('message', (data) => this.onFrame(data.toString()));
     });
+  }
+
+  private onFrame(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (err) {
+      this.onerror?.(new MalformedMessageError(`WebSocket frame is not JSON: ${(err as Error).message.slice(0, 200)}`));
+      return;
+    }
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      this.onerror?.(new MalformedMessageError(`WebSocket frame is JSON but not a JSON-RPC message: ${JSON.stringify(text.slice(0, 100))}`));
+      return;
+    }
+    // A reader that throws must cost this one message, not the connection or the process.
+    try {
+      this.onmessage?.(message as JSONRPCMessage);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {

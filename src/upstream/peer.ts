@@ -1,6 +1,7 @@
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { notification, resultMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import { SluiceError, toWire } from '../protocol/errors.js';
+import { ErrorCode, notification, resultMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type Params } from '../protocol/jsonrpc.js';
+import { checkUpstreamMessage, MalformedMessageError, type UpstreamRejection } from '../protocol/upstream-message.js';
 
 export interface RequestOptions {
   timeoutMs: number;
@@ -11,9 +12,14 @@ export interface PeerHandlers {
   /** A request the other side sends us (sampling, elicitation, roots, ping). */
   onRequest(request: JsonRpcRequest): Promise<Params>;
   onNotification(message: JsonRpcNotification): void;
+  /** A message that failed `checkUpstreamMessage`, or data that was no message at all: dropped. */
+  onInvalid(reason: string): void;
+  /** A well-formed response to no request of ours in flight (a late answer, an id we never sent): dropped. */
+  onUnmatched(): void;
 }
 
 interface Pending {
+  method: string;
   deadline: number;
   resolve(result: Params): void;
   reject(err: Error): void;
@@ -24,7 +30,8 @@ interface Pending {
 
 /**
  * JSON-RPC over one transport with our own id space: every outgoing request gets a fresh numeric id, so calls
- * from many clients share one upstream connection without their ids ever clashing.
+ * from many clients share one upstream connection without their ids ever clashing. Everything the server sends
+ * is checked here, at the edge, before anything reads it: the server is untrusted input.
  */
 export class RpcPeer {
   private nextId = 1;
@@ -35,8 +42,16 @@ export class RpcPeer {
   constructor(
     private readonly transport: Transport,
     private readonly handlers: PeerHandlers,
+    /** The server's name, for the errors its callers see. */
+    private readonly server: string,
   ) {
     transport.onmessage = (m) => this.receive(m);
+    // What the transport could not even parse counts with the messages that fail the check.
+    const previousError = transport.onerror;
+    transport.onerror = (err) => {
+      if (!(err instanceof MalformedMessageError)) return previousError?.(err);
+      if (!this.closedError) this.drop({ ok: false, reason: err.message, id: err.id });
+    };
     const previousClose = transport.onclose;
     transport.onclose = () => {
       this.failAll(new SluiceError('UPSTREAM_UNAVAILABLE', 'upstream connection closed'));
@@ -55,6 +70,7 @@ export class RpcPeer {
       };
       const onAbort = () => this.pending.get(id)?.cancel(new SluiceError('CANCELLED', 'request cancelled'), String(signal?.reason ?? 'cancelled'));
       this.pending.set(id, {
+        method,
         deadline: performance.now() + options.timeoutMs,
         resolve: (r) => (settle(), resolve(r)),
         reject: (e) => (settle(), reject(e)),
@@ -97,8 +113,9 @@ export class RpcPeer {
     return this.transport.send(notification(method, params)).catch(() => undefined);
   }
 
-  close(): Promise<void> {
-    this.failAll(new SluiceError('UPSTREAM_UNAVAILABLE', 'upstream connection closed'));
+  /** Closes the connection; calls in flight fail with `error`. */
+  close(error: Error = new SluiceError('UPSTREAM_UNAVAILABLE', 'upstream connection closed')): Promise<void> {
+    this.failAll(error);
     return this.transport.close();
   }
 
@@ -109,21 +126,39 @@ export class RpcPeer {
     for (const p of [...this.pending.values()]) p.reject(err);
   }
 
-  /**
-   * Sorted by plain property checks on the SDK's message type (no schema validation on this path). Its error
-   * responses may lack an id, where ours carry null, so our own guards do not fit this side of the seam.
-   */
-  private receive(message: JSONRPCMessage): void {
-    if (!('method' in message)) {
-      const p = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
-      if (!p) return; // late answer to a call that already timed out or was cancelled
-      if ('error' in message) p.reject(new RpcError(message.error.code, message.error.message, message.error.data));
-      else p.resolve(message.result ?? {});
-    } else if ('id' in message && message.id !== undefined) {
-      this.answer(message);
-    } else {
-      this.handlers.onNotification(message);
+  private receive(value: unknown): void {
+    if (this.closedError) return; // what is still in the pipe after close is nobody's
+    const checked = checkUpstreamMessage(value);
+    if (!checked.ok) return this.drop(checked);
+    switch (checked.kind) {
+      case 'response':
+        return this.settle(checked.message);
+      case 'request':
+        return this.answer(checked.message);
+      case 'notification':
+        return this.handlers.onNotification(checked.message);
     }
+  }
+
+  private settle(response: JsonRpcResponse): void {
+    const p = typeof response.id === 'number' ? this.pending.get(response.id) : undefined;
+    if (!p) return this.handlers.onUnmatched(); // a late answer to a call that timed out or was cancelled, or no call of ours
+    if ('error' in response) p.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    else p.resolve(response.result);
+  }
+
+  /**
+   * An invalid message: the call it answers (if it carries the id of one of ours) fails with the reason, a
+   * request is answered as invalid, and the server is told off to its Upstream — which may close us.
+   */
+  private drop(bad: UpstreamRejection): void {
+    const p = typeof bad.id === 'number' ? this.pending.get(bad.id) : undefined;
+    p?.reject(new SluiceError('UPSTREAM_PROTOCOL', `server "${this.server}" sent an invalid answer to ${p.method}: ${bad.reason}`));
+    if (bad.requestId !== undefined) {
+      const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${bad.reason}` };
+      this.transport.send({ jsonrpc: '2.0', id: bad.requestId, error }).catch(() => undefined);
+    }
+    this.handlers.onInvalid(bad.reason);
   }
 
   private answer(request: JsonRpcRequest): void {

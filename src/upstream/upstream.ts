@@ -6,6 +6,7 @@ import { SluiceError } from '../protocol/errors.js';
 import { type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
+import { GarbageGuard } from './garbage-guard.js';
 import { RpcPeer, type RequestOptions } from './peer.js';
 
 export type UpstreamState = 'connecting' | 'ready' | 'unavailable' | 'closed';
@@ -19,11 +20,12 @@ export interface UpstreamLists {
   prompts: Params[];
 }
 
-const LIST_METHODS: Record<ListKind, { method: string; field: string; capability: string }> = {
-  tools: { method: 'tools/list', field: 'tools', capability: 'tools' },
-  resources: { method: 'resources/list', field: 'resources', capability: 'resources' },
-  resourceTemplates: { method: 'resources/templates/list', field: 'resourceTemplates', capability: 'resources' },
-  prompts: { method: 'prompts/list', field: 'prompts', capability: 'prompts' },
+/** Per list: its method, the result field holding it, the capability that offers it, and the key of each entry. */
+const LIST_METHODS: Record<ListKind, { method: string; field: string; capability: string; key: string }> = {
+  tools: { method: 'tools/list', field: 'tools', capability: 'tools', key: 'name' },
+  resources: { method: 'resources/list', field: 'resources', capability: 'resources', key: 'uri' },
+  resourceTemplates: { method: 'resources/templates/list', field: 'resourceTemplates', capability: 'resources', key: 'uriTemplate' },
+  prompts: { method: 'prompts/list', field: 'prompts', capability: 'prompts', key: 'name' },
 };
 
 /** By notification method; a Map, because the method is whatever the upstream sent. */
@@ -68,6 +70,10 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   capabilities: Params = {};
   instructions?: string;
   lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  /** Messages from the server that failed the check at the edge and were dropped, since this object was made. */
+  garbage = 0;
+  /** Well-formed responses that matched no call in flight (late answers, ids we never sent), dropped quietly. */
+  unmatched = 0;
 
   /** The server's process id while a stdio server runs (for status pages, and tests that kill it). */
   pid?: number;
@@ -76,6 +82,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private readonly refreshing = new Map<ListKind, Promise<void>>();
   private readonly stale = new Set<ListKind>();
   private generation = 0;
+  private readonly guard = new GarbageGuard();
 
   constructor(
     readonly config: ServerConfig,
@@ -126,10 +133,16 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       const closing = transport;
       transport.onclose = () => this.onDisconnect(generation, closing.closeReason ?? 'connection closed');
       transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
-      const peer = new RpcPeer(transport, {
-        onRequest: (req) => (req.method === 'ping' ? Promise.resolve({}) : this.options.onRequest(req)),
-        onNotification: (n) => this.onNotification(n),
-      });
+      const peer: RpcPeer = new RpcPeer(
+        transport,
+        {
+          onRequest: (req) => (req.method === 'ping' ? Promise.resolve({}) : this.options.onRequest(req)),
+          onNotification: (n) => this.onNotification(n),
+          onInvalid: (reason) => this.onInvalid(generation, peer, reason),
+          onUnmatched: () => void this.unmatched++,
+        },
+        this.name,
+      );
       await transport.start();
       this.pid = transport.pid;
       const init = await peer.request(
@@ -176,6 +189,27 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     if (this.options.reconnect) this.scheduleRetry();
   }
 
+  /**
+   * A message that failed the check at the edge (the peer has already failed the call it answered). Logged at
+   * most once a second; a server that sends more than the guard allows is broken, and is restarted the way a
+   * crashed one is: marked unavailable, closed, and reconnected with the usual backoff.
+   */
+  private onInvalid(generation: number, peer: RpcPeer, reason: string): void {
+    this.garbage++;
+    const log = this.options.logger;
+    const verdict = this.guard.note(performance.now());
+    if (verdict.log) {
+      const suppressed = verdict.suppressed ? { suppressed: verdict.suppressed } : {};
+      log.warn({ upstream: this.name, reason, invalidMessages: this.garbage, ...suppressed }, 'dropped an invalid message from upstream');
+    }
+    if (!verdict.tooMany || generation !== this.generation || this.state === 'closed' || this.state === 'unavailable') return;
+    const { max, windowMs } = this.guard.limits;
+    const why = `server "${this.name}" sent more than ${max} invalid messages within ${windowMs / 1000} s (last: ${reason}); restarting it`;
+    log.error({ upstream: this.name }, why);
+    this.onDisconnect(generation, why);
+    void peer.close(new SluiceError('UPSTREAM_UNAVAILABLE', why)).catch(() => undefined);
+  }
+
   /** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s … capped at 30 s. */
   private scheduleRetry(): void {
     const ceiling = Math.min(30_000, 500 * 2 ** Math.min(this.attempts - 1, 10));
@@ -196,21 +230,24 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   }
 
   private async fetchList(peer: RpcPeer, kind: ListKind): Promise<void> {
-    const { method, field, capability } = LIST_METHODS[kind];
+    const { method, field, capability, key } = LIST_METHODS[kind];
     if (!this.capabilities[capability]) {
       this.lists[kind] = [];
       return;
     }
     const items: Params[] = [];
+    let dropped = 0;
     let cursor: string | undefined;
     // Follow every page; a server that repeats a cursor must not keep us here forever.
     for (let page = 0; page < 1000; page++) {
       const result = await peer.request(method, cursor ? { cursor } : undefined, { timeoutMs: 30_000 });
       const got = result[field];
-      if (Array.isArray(got)) items.push(...(got as Params[]));
+      // The catalog reads every entry's key: an entry that is not an object with a string key is dropped here.
+      if (Array.isArray(got)) for (const item of got) isEntry(item, key) ? items.push(item) : dropped++;
       cursor = typeof result.nextCursor === 'string' && result.nextCursor !== cursor ? result.nextCursor : undefined;
       if (!cursor) break;
     }
+    if (dropped) this.options.logger.warn({ upstream: this.name, list: kind, dropped }, `dropped list entries without a string "${key}"`);
     this.lists[kind] = items;
   }
 
@@ -245,4 +282,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     }
     this.emit('notification', n);
   }
+}
+
+function isEntry(item: unknown, key: string): item is Params {
+  return item !== null && typeof item === 'object' && !Array.isArray(item) && typeof (item as Params)[key] === 'string';
 }
