@@ -55,6 +55,11 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   if (request.params && '_meta' in request.params && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) {
     return errorMessage(request.id, { code: ErrorCode.InvalidParams, message: 'Invalid params: "_meta" must be an object' });
   }
+  // A progress token of another type is dropped by upstreams without an answer: the client would wait out the timeout.
+  const token = (meta as Params | undefined)?.progressToken;
+  if (token !== undefined && typeof token !== 'string' && !(typeof token === 'number' && Number.isFinite(token))) {
+    return errorMessage(request.id, { code: ErrorCode.InvalidParams, message: 'Invalid params: "_meta.progressToken" must be a string or a number' });
+  }
   if (!NO_WAIT.has(method)) await gateway.firstStart();
   if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();

@@ -1,6 +1,6 @@
 import type { Principal } from '../identity/principal.js';
 import { checkEnvelope, parseJson } from '../protocol/envelope.js';
-import { ErrorCode, errorMessage, isResponse, RpcError, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { ErrorCode, errorMessage, isNotification, isRequest, isResponse, RpcError, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { claimedVersion, isModernVersion, ModernError, readEnvelope } from '../protocol/modern.js';
 import { allowsBatches, MAX_BATCH, MODERN_VERSION } from '../protocol/versions.js';
 import { dispatch } from './dispatch.js';
@@ -24,12 +24,25 @@ export interface Connection {
  * bytes and speak their own protocol (HTTP statuses and headers, SSE, WebSocket frames).
  */
 export class FrontDoor {
+  /**
+   * The throw-away sessions of stateless requests still running on each connection: a cancellation sent on
+   * the connection must reach them, and closing the connection must end them (a listen stream included).
+   */
+  private readonly running = new WeakMap<ClientSession, Set<ClientSession>>();
+
   constructor(private readonly gateway: Gateway) {}
 
   connect(kind: Exclude<TransportKind, 'http'>, channel: ClientChannel, principal: Principal): Connection {
     const session = new ClientSession(kind, channel, principal);
     this.gateway.sessions.register(session);
-    return { session, receive: (text) => this.frame(session, text), close: () => this.gateway.sessions.close(session) };
+    const running = new Set<ClientSession>();
+    this.running.set(session, running);
+    const close = () => {
+      for (const s of running) s.close();
+      running.clear();
+      return this.gateway.sessions.close(session);
+    };
+    return { session, receive: (text) => this.frame(session, text), close };
   }
 
   /** One frame of a connection: a message or a batch. */
@@ -47,7 +60,20 @@ export class FrontDoor {
     const checked = checkEnvelope(value);
     if (!checked.ok) return checked.error;
     const message: JsonRpcMessage = checked.message;
-    if (!isResponse(message) && claimedVersion(message) !== undefined) return this.stateless(session.transport, session.channel, session.principal, message);
+    const running = this.running.get(session);
+    if (running && isNotification(message) && message.method === 'notifications/cancelled') cancelIn(running, message.params?.requestId, message.params?.reason);
+    if (!isResponse(message) && claimedVersion(message) !== undefined) {
+      if (!running || !isRequest(message)) return this.stateless(session.transport, session.channel, session.principal, message);
+      // Kept while it runs, so the connection can cancel it or end it.
+      const made = statelessSession(session.transport, session.channel, session.principal, message);
+      if (made instanceof RpcError) return errorMessage(message.id, made.toObject());
+      running.add(made);
+      try {
+        return await dispatch(this.gateway, made, message);
+      } finally {
+        running.delete(made);
+      }
+    }
     return dispatch(this.gateway, session, message);
   }
 
@@ -102,3 +128,10 @@ export function statelessSession(kind: TransportKind, channel: ClientChannel, pr
   session.initialized = true;
   return session;
 }
+
+/** Aborts the request `id` wherever it runs among these sessions. */
+function cancelIn(sessions: Iterable<ClientSession>, id: unknown, reason: unknown): void {
+  if (typeof id !== 'string' && typeof id !== 'number') return;
+  for (const s of sessions) s.inflight.get(id)?.abort(typeof reason === 'string' ? reason : 'cancelled by the client');
+}
+
