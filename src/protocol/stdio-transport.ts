@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
+import { deliverText } from './deliver-text.js';
 import { MalformedMessageError } from './upstream-message.js';
 
 /** Longest line we read from a server's stdout; a longer one is discarded as it arrives, never buffered whole. */
@@ -85,25 +86,7 @@ export class StdioTransport implements Transport {
   private onLine(bytes: Buffer): void {
     const line = bytes.toString('utf8').trim();
     if (!line) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.onerror?.(new MalformedMessageError(`server wrote a line that is not JSON: ${JSON.stringify(line.slice(0, 100))}`));
-      return;
-    }
-    // Only objects go on; the reader checks the rest: our peer at the edge (upstream-message.ts), the SDK Client
-    // with its schemas.
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      this.onerror?.(new MalformedMessageError(`server wrote JSON that is not a JSON-RPC message: ${JSON.stringify(line.slice(0, 100))}`));
-      return;
-    }
-    // A reader that throws must cost this one message, not the rest of the chunk or the process.
-    try {
-      this.onmessage?.(message as JSONRPCMessage);
-    } catch (err) {
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-    }
+    deliverText(line, 'line', this);
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
-import { MalformedMessageError, MAX_MESSAGE_BYTES } from './upstream-message.js';
+import { deliverText } from './deliver-text.js';
+import { MAX_MESSAGE_BYTES } from './upstream-message.js';
 
 /**
  * MCP over WebSocket (subprotocol `mcp`): one JSON-RPC message per text frame. Like our stdio transport, it
@@ -33,23 +34,7 @@ export class WebSocketClientTransport implements Transport {
   }
 
   private onFrame(text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch (err) {
-      this.onerror?.(new MalformedMessageError(`WebSocket frame is not JSON: ${(err as Error).message.slice(0, 200)}`));
-      return;
-    }
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      this.onerror?.(new MalformedMessageError(`WebSocket frame is JSON but not a JSON-RPC message: ${JSON.stringify(text.slice(0, 100))}`));
-      return;
-    }
-    // A reader that throws must cost this one message, not the connection or the process.
-    try {
-      this.onmessage?.(message as JSONRPCMessage);
-    } catch (err) {
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-    }
+    deliverText(text, 'frame', this);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
