@@ -60,7 +60,8 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   if (token !== undefined && typeof token !== 'string' && !(typeof token === 'number' && Number.isFinite(token))) {
     return errorMessage(request.id, { code: ErrorCode.InvalidParams, message: 'Invalid params: "_meta.progressToken" must be a string or a number' });
   }
-  if (!NO_WAIT.has(method)) await gateway.firstStart();
+  // Checked before awaiting: once the upstreams are up (nearly always), this costs no turn of the event loop.
+  if (gateway.starting && !NO_WAIT.has(method)) await gateway.firstStart();
   if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);

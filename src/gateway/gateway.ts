@@ -98,10 +98,15 @@ export class Gateway {
    * while initialize and server/discover are answered at once (see NO_WAIT in dispatch.ts).
    */
   async firstStart(): Promise<void> {
-    if (!this.started || this.startedDone) return;
+    if (!this.started || !this.starting) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.started.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, FIRST_LIST_WAIT_MS)))]);
     clearTimeout(timer);
+  }
+
+  /** The upstreams' first connection attempt is still running (requests other than negotiation wait for it). */
+  get starting(): boolean {
+    return this.started !== undefined && !this.startedDone;
   }
 
   private async startOnce(): Promise<void> {
