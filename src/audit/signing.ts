@@ -16,13 +16,24 @@ export class HeadSigner {
   ) {}
 
   static loadOrCreate(dir: string): HeadSigner {
-    const privateFile = path.join(dir, 'audit-signing-key.pem');
-    const publicFile = path.join(dir, 'audit-signing-key.pub.pem');
+    return HeadSigner.fromFile(path.join(dir, 'audit-signing-key.pem'));
+  }
+
+  /**
+   * The key in `privateFile` (PKCS#8 PEM), made there — with its public half beside it, `….pub.pem` — when
+   * missing. Replicas that share one audit log are given the same file (a mounted Secret, read only).
+   */
+  static fromFile(privateFile: string): HeadSigner {
+    const publicFile = privateFile.replace(/(\.pem)?$/, '.pub.pem');
     if (!existsSync(privateFile)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirSync(path.dirname(privateFile), { recursive: true, mode: 0o700 });
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-      writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-      writeFileSync(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
+      try {
+        writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+        writeFileSync(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another replica made it first
+      }
     }
     const privateKey = createPrivateKey(readFileSync(privateFile));
     return new HeadSigner(privateKey, createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString());

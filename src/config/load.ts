@@ -200,6 +200,7 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
       .filter(([, s]) => !s.disabled)
       .map(([name, s]) => normaliseServer(name, s, baseDir)),
     dataDir: path.resolve(baseDir, raw.dataDir ?? '.sluice'),
+    state: { url: raw.state?.url, keyPrefix: raw.state?.keyPrefix ?? 'sluice:' },
     security: normaliseSecurity(raw, baseDir),
   };
 }

@@ -49,6 +49,8 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       retentionMs: raw.audit?.retentionDays !== undefined ? raw.audit.retentionDays * 86_400_000 : undefined,
       commitTimeoutMs: (raw.audit?.commitTimeoutSeconds ?? 30) * 1000,
       maxQueue: raw.audit?.maxQueue ?? 100_000,
+      url: raw.audit?.url,
+      signingKeyFile: path.resolve(baseDir, raw.audit?.signingKeyFile ?? path.join(raw.dataDir ?? '.sluice', 'audit-signing-key.pem')),
     },
     approvals: {
       timeoutMs: (raw.approvals?.timeoutSeconds ?? 120) * 1000,

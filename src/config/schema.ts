@@ -82,6 +82,15 @@ export const configSchema = z
       .strict()
       .optional(),
     dataDir: z.string().optional(),
+    state: z
+      .object({
+        /** Shared state for all replicas: redis://[user:password@]host:6379/db or rediss:// (TLS). */
+        url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
+        /** Prefix of every key and channel, so several gateways can share one Redis. */
+        keyPrefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'may hold only A-Z a-z 0-9 _ . : - (at most 64)').optional(),
+      })
+      .strict()
+      .optional(),
     auth: authSchema.optional(),
     agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'agent names may hold only A-Z a-z 0-9 _ . - (at most 64)'), agentSchema).optional(),
     roles: z.record(z.string().min(1), roleSchema).optional(),
@@ -171,6 +180,9 @@ export interface AuditConfig {
   retentionMs?: number;
   commitTimeoutMs: number;
   maxQueue: number;
+  /** Postgres instead of SQLite at `file`. */
+  url?: string;
+  signingKeyFile: string;
 }
 
 export interface ApprovalsConfig {
@@ -203,6 +215,8 @@ export interface GatewayConfig {
   servers: ServerConfig[];
   /** Where sluice keeps its own state (token hashes, later the audit log). */
   dataDir: string;
+  /** Shared state in Redis (a cluster); unset: the embedded SQLite state in the data dir. */
+  state: { url?: string; keyPrefix: string };
   security: SecurityConfig;
 }
 

@@ -156,6 +156,13 @@ export const auditSchema = z
     commitTimeoutSeconds: z.number().positive().max(3600).optional(),
     /** Records waiting to be committed before new calls are refused. */
     maxQueue: z.number().int().min(100).optional(),
+    /** The audit log in Postgres instead of SQLite (several replicas share one chain): postgres://user@host:5432/db. */
+    url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL').optional(),
+    /**
+     * The Ed25519 key that signs the chain head; default <dataDir>/audit-signing-key.pem, made on first start.
+     * Replicas sharing one log share one key (a Secret), so one public key verifies every signed head.
+     */
+    signingKeyFile: z.string().min(1).optional(),
   })
   .strict();
 

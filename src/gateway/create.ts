@@ -69,7 +69,7 @@ function openAudit(config: GatewayConfig, given: AuditStore | false | undefined,
   // busyTimeoutMs 0: a lock held by another process delays records (the log retries), never the event loop.
   const store = given ?? auditStoreFor(config, { busyTimeoutMs: 0 });
   return new AuditLog(store, {
-    signer: HeadSigner.loadOrCreate(config.dataDir),
+    signer: HeadSigner.fromFile(settings.signingKeyFile),
     signIntervalMs: settings.signIntervalMs,
     retentionMs: settings.retentionMs,
     commitTimeoutMs: settings.commitTimeoutMs,
