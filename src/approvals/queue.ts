@@ -36,6 +36,9 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
     private readonly timeoutMs = 120_000,
   ) {
     super();
+    // The store tells of every request added or settled, by this instance or (shared) any other: the console
+    // of one replica shows what waits on all of them.
+    store.watch(() => this.emit('changed'));
   }
 
   async list(): Promise<Pending[]> {
@@ -76,7 +79,6 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
     const timer = setTimeout(() => void this.settle(id, { granted: false, outcome: 'expired', by: 'timeout', reason: `no decision within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
     timer.unref();
     const verdict = this.store.wait(id).finally(() => clearTimeout(timer));
-    this.emit('changed');
     return { pending: shown(pending), verdict };
   }
 
@@ -109,8 +111,6 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
   }
 
   private async settle(id: string, verdict: Verdict): Promise<PendingApproval | undefined> {
-    const won = await this.store.settle(id, verdict);
-    if (won) this.emit('changed');
-    return won;
+    return this.store.settle(id, verdict);
   }
 }

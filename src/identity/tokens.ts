@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TokenEntry, TokenStore } from '../state/ports.js';
+import { hashToken, newToken } from '../state/token-hash.js';
 
 /** The name operator tokens are issued to; no agent may have it (agent names cannot contain `:`). */
 export const ADMIN = 'admin:operator';
@@ -11,17 +11,11 @@ interface StoredToken extends TokenEntry {
   sha256: string;
 }
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+export { hashToken };
 
 /** A short fingerprint of a presented token, for records of refused logins: enough to tell tokens apart, never the token. */
 export function tokenFingerprint(token: string): string {
   return `sha256:${hashToken(token).slice(0, 12)}`;
-}
-
-function newToken(): { token: string; id: string } {
-  return { token: `slc_${randomBytes(32).toString('base64url')}`, id: randomBytes(6).toString('hex') };
 }
 
 /**

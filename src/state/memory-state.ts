@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { BOTTOM, join, sameLabel, type Label } from '../ifc/label.js';
 import type {
   ApprovalStore,
+  Bus,
   ApprovalVerdict,
   BucketTake,
   Grant,
@@ -125,14 +126,45 @@ export class Waiters {
   }
 }
 
+/** Tells listeners that approvals changed, within this process. */
+export class ChangeListeners {
+  private readonly events = new EventEmitter<{ change: [] }>();
+
+  watch(listener: () => void): () => void {
+    this.events.on('change', listener);
+    return () => this.events.off('change', listener);
+  }
+
+  changed(): void {
+    this.events.emit('change');
+  }
+}
+
+/** A bus with no other replica on it: the single-process stores'. */
+export class LocalBus implements Bus {
+  readonly replicaId = randomBytes(8).toString('hex');
+
+  async publish(): Promise<void> {}
+
+  subscribe(): () => void {
+    return () => undefined;
+  }
+}
+
 export class MemoryApprovals implements ApprovalStore {
   private readonly pending = new Map<string, PendingApproval>();
   private readonly settled = new Map<string, ApprovalVerdict>();
   private grantList: Grant[] = [];
   private readonly waiters = new Waiters();
+  private readonly changes = new ChangeListeners();
 
   async add(p: PendingApproval): Promise<void> {
     this.pending.set(p.id, copy(p));
+    this.changes.changed();
+  }
+
+  watch(listener: () => void): () => void {
+    return this.changes.watch(listener);
   }
 
   async list(): Promise<PendingApproval[]> {
@@ -147,6 +179,7 @@ export class MemoryApprovals implements ApprovalStore {
     // Settled ids are remembered only briefly: long enough for a waiter that asks right after.
     setTimeout(() => this.settled.delete(id), 60_000).unref();
     this.waiters.wake(id, verdict);
+    this.changes.changed();
     return p;
   }
 
@@ -209,6 +242,7 @@ export function memoryState(sealKey: Buffer = randomBytes(32)): StateStores {
     sessions: new MemoryRecords(),
     consoleLogins: new MemoryRecords(),
     sealKey,
+    bus: new LocalBus(),
     close: async () => undefined,
   };
 }

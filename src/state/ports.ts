@@ -117,6 +117,8 @@ export interface ApprovalStore {
   grants(agent: string, tool: string): Promise<Grant[]>;
   /** A session ended: its session grants go; returns its pending requests (the caller settles them). */
   endSession(session: string): Promise<PendingApproval[]>;
+  /** Tells `listener` whenever a request is added or settled (here or, for a networked store, anywhere). */
+  watch(listener: () => void): () => void;
 }
 
 /**
@@ -162,6 +164,28 @@ export interface TokenStore {
   entries(): Promise<TokenEntry[]>;
 }
 
+/**
+ * What one replica tells the others: a notification for a client whose stream is held elsewhere, a session
+ * that changed or ended. Delivery is at most once (pub/sub): nothing that guards a call depends on it — checks
+ * read the stores. A listener hears only the other replicas, never its own messages.
+ */
+export interface Bus {
+  /** This replica's id, unique per process. */
+  readonly replicaId: string;
+  publish(topic: BusTopic, message: BusMessage): Promise<void>;
+  subscribe(topic: BusTopic, listener: (message: BusMessage) => void): () => void;
+}
+
+export type BusTopic = 'sessions';
+
+/** A plain-JSON message; `session` names the legacy session it is about. */
+export interface BusMessage {
+  session: string;
+  kind: 'notify' | 'changed' | 'ended';
+  /** For `notify`: the JSON-RPC notification to deliver. */
+  notification?: { method: string; params?: Record<string, unknown> };
+}
+
 /** Every state port, as the composition root hands them out. */
 export interface StateStores {
   labels: LabelStore;
@@ -172,5 +196,9 @@ export interface StateStores {
   consoleLogins: RecordStore<ConsoleLogin>;
   /** Seals what clients carry back (stateless `requestState`) so any instance can check it. */
   sealKey: Buffer;
+  /** Messages between replicas; a single-process store has no other replica to tell. */
+  bus: Bus;
+  /** A shared store's own token store; unset: the token file in the data dir. */
+  tokens?: TokenStore;
   close(): Promise<void>;
 }

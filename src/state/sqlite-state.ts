@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BOTTOM, formatLabel, join, parseLabel, sameLabel, type Label } from '../ifc/label.js';
-import { MemoryRateLimits, Waiters, copy } from './memory-state.js';
+import { ChangeListeners, LocalBus, MemoryRateLimits, Waiters, copy } from './memory-state.js';
 import type {
   ApprovalStore,
   ApprovalVerdict,
@@ -53,6 +53,7 @@ export function sqliteState(file: string, sealKey: Buffer): StateStores {
     sessions: new SqliteRecords<SessionRecord>(db, 'session'),
     consoleLogins: new SqliteRecords<ConsoleLogin>(db, 'console'),
     sealKey,
+    bus: new LocalBus(),
     close: async () => void db.close(),
   };
 }
@@ -234,11 +235,17 @@ class SqliteSwitches implements SwitchStore {
 
 class SqliteApprovals implements ApprovalStore {
   private readonly waiters = new Waiters();
+  private readonly changes = new ChangeListeners();
 
   constructor(private readonly db: Db) {}
 
   async add(p: PendingApproval): Promise<void> {
     this.db.prepare('INSERT INTO approvals (id, session, body) VALUES (?, ?, ?)').run(p.id, p.session, JSON.stringify(p));
+    this.changes.changed();
+  }
+
+  watch(listener: () => void): () => void {
+    return this.changes.watch(listener);
   }
 
   async list(): Promise<PendingApproval[]> {
@@ -250,6 +257,7 @@ class SqliteApprovals implements ApprovalStore {
     const body = this.db.prepare('UPDATE approvals SET verdict = ? WHERE id = ? AND verdict IS NULL RETURNING body').pluck().get(JSON.stringify(verdict), id) as string | undefined;
     if (body === undefined) return undefined;
     this.waiters.wake(id, verdict);
+    this.changes.changed();
     // Decided requests are history (the audit log has them); keep the table small.
     this.db.prepare("DELETE FROM approvals WHERE verdict IS NOT NULL AND json_extract(body, '$.expiresAt') < ?").run(new Date(Date.now() - 3_600_000).toISOString());
     return JSON.parse(body) as PendingApproval;
