@@ -63,4 +63,8 @@ registerOperatorCommands(program);
 registerAuditCommands(program);
 registerAgentCommand(program);
 
-await program.parseAsync();
+// A command that fails (a store unreachable, say) ends with one line saying why, not a stack trace.
+await program.parseAsync().catch((err: unknown) => {
+  process.stderr.write(`sluice: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { tokenStoreFor } from '../gateway/stores.js';
+import { openTokenStore } from '../gateway/open-state.js';
 import { ADMIN } from '../identity/tokens.js';
 import { adminRequest } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
@@ -25,24 +25,25 @@ export function registerOperatorCommands(program: Command): void {
     .option('-c, --config <file>', 'config file')
     .option('--admin', 'an operator token for the admin API instead of an agent token')
     .description('print a new token once; only its hash is stored')
-    .action((agent: string | undefined, opts: { config?: string; admin?: boolean }) => {
+    .action(async (agent: string | undefined, opts: { config?: string; admin?: boolean }) => {
       const config = loadOrExit(opts.config);
       const who = opts.admin ? ADMIN : agent;
       if (!who) return fail('name the agent, or pass --admin for an operator token');
       if (!opts.admin && !Object.hasOwn(config.security.agents, who)) {
         return fail(`no agent "${who}" in the config; declared: ${Object.keys(config.security.agents).join(', ') || '(none)'}`);
       }
-      const created = tokenStoreFor(config).create(who);
+      const store = await openTokenStore(config);
+      const created = await store.tokens.issue(who).finally(() => store.close());
       process.stdout.write(`${created.token}\n`);
-      process.stderr.write(`token ${created.id} for ${opts.admin ? 'the operator' : `agent "${who}"`} stored (hash only) in ${config.security.tokensFile}; it is shown this once\n`);
+      process.stderr.write(`token ${created.id} for ${opts.admin ? 'the operator' : `agent "${who}"`} stored (hash only) in ${store.where}; it is shown this once\n`);
     });
   token
     .command('list')
     .option('-c, --config <file>', 'config file')
     .description('list tokens (ids and agents, never the tokens)')
-    .action((opts: { config?: string }) => {
-      const config = loadOrExit(opts.config);
-      for (const t of tokenStoreFor(config).list()) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
+    .action(async (opts: { config?: string }) => {
+      const store = await openTokenStore(loadOrExit(opts.config));
+      for (const t of await store.tokens.entries().finally(() => store.close())) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
     });
 
   withCommon(program.command('pause').description('stop every tool call, resource read and prompt get until resumed')).action(async (opts: Common) => {

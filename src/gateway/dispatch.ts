@@ -33,7 +33,7 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   session.lastSeen = Date.now();
   if (isResponse(message)) {
     const error = 'error' in message ? message.error : undefined;
-    session.settle(message.id as string | number, 'result' in message ? message.result : undefined, error);
+    if (!session.settle(message.id as string | number, 'result' in message ? message.result : undefined, error)) session.channel.elsewhere?.(message);
     return undefined;
   }
   if (isNotification(message)) {
@@ -82,7 +82,10 @@ function onNotification(gateway: Gateway, session: ClientSession, n: JsonRpcNoti
   switch (n.method) {
     case 'notifications/cancelled': {
       const id = params.requestId;
-      if (typeof id === 'string' || typeof id === 'number') session.inflight.get(id)?.abort(params.reason ?? 'cancelled by the client');
+      if (typeof id !== 'string' && typeof id !== 'number') return;
+      const call = session.inflight.get(id);
+      if (call) call.abort(params.reason ?? 'cancelled by the client');
+      else session.channel.elsewhere?.(n);
       return;
     }
     case 'notifications/roots/list_changed':

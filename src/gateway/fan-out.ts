@@ -137,6 +137,7 @@ export class FanOut {
    */
   async setLogLevel(session: ClientSession, level: string): Promise<void> {
     session.logLevel = level;
+    session.channel.remember?.();
     const shared = this.deps.sharedUpstreams();
     await Promise.all(
       this.deps.sessions

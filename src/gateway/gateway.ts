@@ -52,7 +52,7 @@ export class Gateway {
   readonly audit?: AuditLog;
   readonly upstreams: Upstream[];
   readonly sessions: Sessions;
-  readonly subscriptions = new Subscriptions();
+  readonly subscriptions: Subscriptions;
   readonly fanOut: FanOut;
   readonly parked: ParkedCalls;
   /** Refused logins from the front doors, recorded and coalesced per source. */
@@ -73,13 +73,14 @@ export class Gateway {
     this.state = parts.state;
     this.audit = parts.audit;
     this.parked = new ParkedCalls(parts.state.sealKey);
+    this.subscriptions = new Subscriptions(this.log);
     this.authFailures = new AuthFailures(parts.security.recorder);
     this.sessions = new Sessions({
       config: this.config,
       log: this.log,
       createUpstream: (config, capabilities, owner) => this.createUpstream(config, capabilities, owner),
       onChange: () => this.events.emit('status'),
-      onClose: (session) => this.forget(session),
+      onClose: (session, how) => this.forget(session, how),
     });
     this.fanOut = new FanOut({ log: this.log, sessions: this.sessions, subscriptions: this.subscriptions, sharedUpstreams: () => this.upstreams });
     this.upstreams = this.config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
@@ -138,11 +139,15 @@ export class Gateway {
     return upstream;
   }
 
-  /** What a closing session held elsewhere: its label, its approvals and grants, its subscriptions. */
-  private async forget(session: ClientSession): Promise<void> {
+  /**
+   * What a closing session held: this process's upstream subscriptions for it, and — when it ends rather than
+   * being let go — its label, its approvals and grants.
+   */
+  private async forget(session: ClientSession, how: 'end' | 'release'): Promise<void> {
+    await this.subscriptions.detachAll(session, this.catalogFor(session));
+    if (how === 'release') return;
     await this.security.labels.forget(session.id).catch(() => undefined);
     await this.approvals.endSession(session.id).catch(() => undefined);
-    for (const uri of session.subscriptions) await this.subscriptions.unsubscribe(session, uri, this.catalogFor(session));
   }
 
   /** The upstreams a session reaches: the shared ones and its own, in config order. */

@@ -14,7 +14,20 @@ export type TransportKind = 'stdio' | 'http' | 'ws' | 'sse';
  */
 export interface ClientChannel {
   send(message: JsonRpcMessage, relatedTo?: RequestId): void;
+  /**
+   * Whether the session's stream is held by this process. A legacy HTTP session's stream may be on another
+   * replica, which then serves its subscriptions; unset (stdio, WebSocket, stateless): always here.
+   */
+  streamHere?(): boolean;
+  /** Stores what the session changed (log level, subscriptions) where every replica finds it. */
+  remember?(): void;
+  /** A client message this process cannot place: another replica may be the one it is for. */
+  elsewhere?(message: JsonRpcMessage): void;
 }
+
+/** Tags the ids of requests we send to clients, so an answer that reaches another replica is told apart from its own. */
+const PROCESS_TAG = randomBytes(4).toString('hex');
+const OUTGOING_PREFIX = `sluice-${PROCESS_TAG}-`;
 
 interface OutgoingRequest {
   resolve(result: Params): void;
@@ -64,7 +77,7 @@ export class ClientSession {
   /** Sends a request to the client (sampling, elicitation, roots) and waits for its answer. */
   request(method: string, params: Params | undefined, relatedTo: RequestId | undefined, signal?: AbortSignal): Promise<Params> {
     if (this.closed) return Promise.reject(new SluiceError('SESSION_ENDED', 'client session has ended'));
-    const id = `sluice-${this.nextOutgoingId++}`;
+    const id = `${OUTGOING_PREFIX}${this.nextOutgoingId++}`;
     return new Promise<Params>((resolve, reject) => {
       const numeric = this.nextOutgoingId - 1;
       const onAbort = () => {
@@ -83,7 +96,7 @@ export class ClientSession {
 
   /** Delivers the client's answer to one of our requests; false if we never asked it. */
   settle(id: RequestId, result: Params | undefined, error: { code: number; message: string; data?: unknown } | undefined): boolean {
-    const numeric = typeof id === 'string' && id.startsWith('sluice-') ? Number(id.slice(7)) : NaN;
+    const numeric = typeof id === 'string' && id.startsWith(OUTGOING_PREFIX) ? Number(id.slice(OUTGOING_PREFIX.length)) : NaN;
     const pending = this.outgoing.get(numeric);
     if (!pending) return false;
     this.outgoing.delete(numeric);

@@ -13,7 +13,7 @@ export interface SessionsDeps {
   /** The sessions changed (the console listens). */
   onChange(): void;
   /** A session is closing: everything elsewhere that holds it lets go (labels, approvals, subscriptions). */
-  onClose(session: ClientSession): Promise<void>;
+  onClose(session: ClientSession, how: 'end' | 'release'): Promise<void>;
 }
 
 /**
@@ -48,7 +48,8 @@ export class Sessions {
 
   async stop(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const s of [...this.all.values()]) await this.close(s);
+    // Stopping ends stdio and WebSocket sessions; a legacy HTTP session can resume, so it is only let go.
+    for (const s of [...this.all.values()]) await this.close(s, s.transport === 'http' && !s.stateless ? 'release' : 'end');
   }
 
   register(session: ClientSession): void {
@@ -57,12 +58,17 @@ export class Sessions {
     this.deps.onChange();
   }
 
-  async close(session: ClientSession): Promise<void> {
+  /**
+   * `end`: the session is over — what it held elsewhere (label, grants, waiting approvals) goes too.
+   * `release`: only this process lets go of it (idle here, or the gateway stopping); a legacy session lives on
+   * in the store, for the next process or another replica.
+   */
+  async close(session: ClientSession, how: 'end' | 'release' = 'end'): Promise<void> {
     session.close();
     this.all.delete(session.id);
     for (const holders of this.slots.values()) holders.delete(session);
     this.deps.onChange();
-    await this.deps.onClose(session);
+    await this.deps.onClose(session, how);
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
   }
 

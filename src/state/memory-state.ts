@@ -143,6 +143,7 @@ export class ChangeListeners {
 /** A bus with no other replica on it: the single-process stores'. */
 export class LocalBus implements Bus {
   readonly replicaId = randomBytes(8).toString('hex');
+  readonly shared = false;
 
   async publish(): Promise<void> {}
 
@@ -220,6 +221,11 @@ export class MemoryRecords<T> implements RecordStore<T> {
   async put(key: string, value: T, ttlMs: number): Promise<void> {
     if (this.records.size > 10_000) this.sweep();
     this.records.set(key, { value: copy(value), until: Date.now() + ttlMs });
+  }
+
+  async touch(key: string, ttlMs: number): Promise<void> {
+    const r = this.records.get(key);
+    if (r && r.until > Date.now()) r.until = Date.now() + ttlMs;
   }
 
   async delete(key: string): Promise<void> {

@@ -127,6 +127,8 @@ export interface ApprovalStore {
 export interface RecordStore<T> {
   get(key: string): Promise<T | undefined>;
   put(key: string, value: T, ttlMs: number): Promise<void>;
+  /** Pushes out the expiry of a record that is still there, leaving its value as whoever wrote it last left it. */
+  touch(key: string, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
 }
 
@@ -144,6 +146,8 @@ export interface SessionRecord {
   clientCapabilities: Record<string, unknown>;
   clientInfo?: Record<string, unknown>;
   logLevel?: string;
+  /** The resource URIs it subscribed to: whichever replica holds its stream serves them. */
+  subscriptions?: string[];
 }
 
 /** A console login: who may use the cookie until when is in the store's expiry. */
@@ -172,18 +176,25 @@ export interface TokenStore {
 export interface Bus {
   /** This replica's id, unique per process. */
   readonly replicaId: string;
+  /** False for a single process's stores: there is nobody else to tell. */
+  readonly shared: boolean;
   publish(topic: BusTopic, message: BusMessage): Promise<void>;
   subscribe(topic: BusTopic, listener: (message: BusMessage) => void): () => void;
 }
 
 export type BusTopic = 'sessions';
 
-/** A plain-JSON message; `session` names the legacy session it is about. */
+/** A plain-JSON message about one legacy session. */
 export interface BusMessage {
   session: string;
-  kind: 'notify' | 'changed' | 'ended';
-  /** For `notify`: the JSON-RPC notification to deliver. */
-  notification?: { method: string; params?: Record<string, unknown> };
+  /**
+   * to-client: a message for the client, for whichever replica holds its stream. from-client: a message from
+   * the client this replica could not place (an answer to a request another replica sent, a cancellation of
+   * a call running elsewhere). changed: its stored record changed (log level, subscriptions). ended: it ended.
+   */
+  kind: 'to-client' | 'from-client' | 'changed' | 'ended';
+  /** For to-client and from-client: the JSON-RPC message. */
+  message?: Record<string, unknown>;
 }
 
 /** Every state port, as the composition root hands them out. */

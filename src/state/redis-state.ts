@@ -501,6 +501,10 @@ class RedisRecords<T> implements RecordStore<T> {
     await this.redis.set(this.keys.record(this.kind, key), JSON.stringify(copy(value)), 'PX', Math.max(1, Math.ceil(ttlMs)));
   }
 
+  async touch(key: string, ttlMs: number): Promise<void> {
+    await this.redis.pexpire(this.keys.record(this.kind, key), Math.max(1, Math.ceil(ttlMs)));
+  }
+
   async delete(key: string): Promise<void> {
     await this.redis.del(this.keys.record(this.kind, key));
   }
@@ -550,6 +554,8 @@ function parseTokenEntry(text: string | null | undefined): TokenEntry | undefine
 }
 
 class RedisBus implements Bus {
+  readonly shared = true;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
@@ -570,9 +576,10 @@ class RedisBus implements Bus {
   }
 }
 
+const BUS_KINDS = new Set(['to-client', 'from-client', 'changed', 'ended']);
+
+/** Only the shape: the replica that acts on a message checks its content as it would a client's. */
 function isBusMessage(v: unknown): v is BusMessage {
-  if (!isObject(v) || typeof v.session !== 'string' || !['notify', 'changed', 'ended'].includes(String(v.kind))) return false;
-  if (v.kind !== 'notify') return true;
-  const n = v.notification;
-  return isObject(n) && typeof n.method === 'string' && (n.params === undefined || isObject(n.params));
+  if (!isObject(v) || typeof v.session !== 'string' || !BUS_KINDS.has(String(v.kind))) return false;
+  return v.kind === 'changed' || v.kind === 'ended' || isObject(v.message);
 }

@@ -307,6 +307,11 @@ class SqliteRecords<T> implements RecordStore<T> {
     if (Math.random() < 0.01) this.db.prepare('DELETE FROM records WHERE until <= ?').run(now);
   }
 
+  async touch(key: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    this.db.prepare('UPDATE records SET until = ? WHERE kind = ? AND key = ? AND until > ?').run(now + ttlMs, this.kind, key, now);
+  }
+
   async delete(key: string): Promise<void> {
     this.db.prepare('DELETE FROM records WHERE kind = ? AND key = ?').run(this.kind, key);
   }

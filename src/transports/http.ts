@@ -8,7 +8,6 @@ import { isLocal } from '../protocol/errors.js';
 import {
   ErrorCode,
   errorMessage,
-  isNotification,
   isRequest,
   isResponse,
   RpcError,
@@ -61,7 +60,14 @@ export class HttpFront {
     private readonly front: FrontDoor,
   ) {
     this.admin = new AdminApi(gateway);
-    this.legacy = new LegacySessions(gateway, (id) => ({ send: (m, relatedTo) => this.sendToSession(id(), m, relatedTo) }));
+    this.legacy = new LegacySessions(gateway, {
+      send: (id, m, relatedTo) => this.sendToSession(id, m, relatedTo),
+      streamHere: (id) => this.streamHere(id),
+      endStreams: (id) => {
+        this.streams.get(id)?.stream?.close();
+        this.streams.delete(id);
+      },
+    });
     this.legacySse = new LegacySse(front);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.keepAliveTimeout = 65_000;
@@ -303,7 +309,17 @@ export class HttpFront {
     if (!session) return;
     const streams = this.streamsOf(session.id);
     if (streams.stream && !streams.stream.closed) return this.reply(res, jsonError(409, ErrorCode.TransportError, 'Conflict: this session already has an open event stream'));
-    streams.stream = new EventStream(res);
+    const stream = new EventStream(res);
+    streams.stream = stream;
+    res.once('close', () => {
+      if (streams.stream === stream) void this.legacy.streamClosed(session);
+    });
+    await this.legacy.streamOpened(session);
+  }
+
+  private streamHere(id: string): boolean {
+    const stream = this.streams.get(id)?.stream;
+    return stream !== undefined && !stream.closed;
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
@@ -315,13 +331,14 @@ export class HttpFront {
     this.reply(res, { status: 200 });
   }
 
-  /** Related messages go on their request's own stream when it can carry them, the rest on the GET stream. */
-  private sendToSession(id: string, message: JsonRpcMessage, relatedTo: RequestId | undefined): void {
+  /** Related messages go on their request's own stream when it can carry them, the rest on the GET stream; false: neither is here. */
+  private sendToSession(id: string, message: JsonRpcMessage, relatedTo: RequestId | undefined): boolean {
     const streams = this.streams.get(id);
     const exchange = relatedTo === undefined ? undefined : streams?.exchanges.get(relatedTo);
-    if (exchange?.send(message)) return;
-    if (streams?.stream && !streams.stream.closed) return streams.stream.send(message);
-    if (!isNotification(message)) this.gateway.log.warn({ session: id, method: (message as { method?: string }).method }, 'no open stream to reach the client');
+    if (exchange?.send(message)) return true;
+    if (!streams?.stream || streams.stream.closed) return false;
+    streams.stream.send(message);
+    return true;
   }
 
   private sweepIdle(): void {

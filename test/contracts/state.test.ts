@@ -124,7 +124,7 @@ describe('redis state shared by replicas', () => {
     a.bus.subscribe('sessions', (m) => atA.push(m.session));
     b.bus.subscribe('sessions', (m) => atB.push(m.session));
     await new Promise((r) => setTimeout(r, 50)); // the SUBSCRIBE reaches Redis
-    await a.bus.publish('sessions', { session: 's1', kind: 'notify', notification: { method: 'notifications/resources/updated', params: { uri: 'x://1' } } });
+    await a.bus.publish('sessions', { session: 's1', kind: 'to-client', message: { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x://1' } } });
     await b.bus.publish('sessions', { session: 's2', kind: 'ended' });
     await waitFor(() => atA.length === 1 && atB.length === 1, 2000, 'both messages');
     expect({ atA, atB }).toEqual({ atA: ['s2'], atB: ['s1'] });

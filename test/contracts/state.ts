@@ -165,7 +165,7 @@ export function stateContract(name: string, make: () => Promise<StateUnderTest>)
       await state.close();
     });
 
-    it('records: put, get, expiry, delete, copies', async () => {
+    it('records: put, get, expiry, touch, delete, copies', async () => {
       const { state } = await make();
       const record = { createdAt: 'now' };
       await state.consoleLogins.put('k', record, 60_000);
@@ -173,6 +173,13 @@ export function stateContract(name: string, make: () => Promise<StateUnderTest>)
       expect(await state.consoleLogins.get('k')).toEqual({ createdAt: 'now' });
       await state.consoleLogins.put('short', { createdAt: 'x' }, 30);
       await new Promise((r) => setTimeout(r, 60));
+      expect(await state.consoleLogins.get('short')).toBeUndefined();
+      // touch pushes out the expiry and keeps the value; a record already gone stays gone.
+      await state.consoleLogins.put('kept', { createdAt: 'first' }, 80);
+      await state.consoleLogins.touch('kept', 60_000);
+      await state.consoleLogins.touch('short', 60_000);
+      await new Promise((r) => setTimeout(r, 120));
+      expect(await state.consoleLogins.get('kept')).toEqual({ createdAt: 'first' });
       expect(await state.consoleLogins.get('short')).toBeUndefined();
       await state.consoleLogins.delete('k');
       expect(await state.consoleLogins.get('k')).toBeUndefined();
