@@ -24,7 +24,7 @@ export interface AuditFigure {
  * A typical allowed tools/call, through the same summarising (caps, hashes) the gateway uses; its result is
  * one the chokepoint's filters already passed, as for most calls (the audit then does not scan it twice).
  */
-function sample(i: number): UnsealedRecord {
+export function sample(i: number): UnsealedRecord {
   return recordOf(
     {
       time: new Date().toISOString(),

@@ -24,8 +24,15 @@ const withFilters = (cmd: Command) =>
     .option('--since <time>', 'from this ISO time')
     .option('--until <time>', 'up to this ISO time');
 
-function open(opts: { config?: string }): AuditStore {
-  return auditStoreFor(loadOrExit(opts.config));
+/** The store the config names; exits 1 with the reason when it cannot be opened (a database not reachable). */
+async function open(opts: { config?: string }): Promise<AuditStore> {
+  const config = loadOrExit(opts.config);
+  try {
+    return await auditStoreFor(config);
+  } catch (err) {
+    process.stderr.write(`sluice: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
 }
 
 function query(opts: Filters): AuditQuery {
@@ -37,7 +44,7 @@ function line(r: AuditRecord): string {
   return `${r.seq}  ${r.time}  ${r.agent}  ${r.method} ${r.target}  ${r.outcome}${why}`;
 }
 
-/** `sluice audit verify | tail | export`: reading the log straight from its file, gateway running or not. */
+/** `sluice audit verify | tail | export`: reading the log straight from its file or database, gateway running or not. */
 export function registerAuditCommands(program: Command): void {
   const audit = program.command('audit').description('the tamper-evident audit log');
   audit
@@ -47,7 +54,7 @@ export function registerAuditCommands(program: Command): void {
     .option('--strict', 'with --key: also fail when records follow the last signed head (for scheduled checks)')
     .description('check every record and, with --key, every signed head; exit 1 at the first broken record')
     .action(async (opts: { config?: string; key?: string; strict?: boolean }) => {
-      const store = open(opts);
+      const store = await open(opts);
       const key = opts.key ? readFileSync(opts.key, 'utf8') : undefined;
       const result = await verifyStore(store, key);
       await store.close();
@@ -69,7 +76,7 @@ export function registerAuditCommands(program: Command): void {
     .option('-n, --lines <n>', 'how many', '20')
     .option('-f, --follow', 'keep printing new records')
     .action(async (opts: Filters & { lines: string; follow?: boolean }) => {
-      const store = open(opts);
+      const store = await open(opts);
       const latest = (await store.query({ ...query(opts), newestFirst: true, limit: Number(opts.lines) })).reverse();
       for (const r of latest) process.stdout.write(`${line(r)}\n`);
       if (!opts.follow) return store.close();
@@ -90,7 +97,7 @@ export function registerAuditCommands(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const store = open(opts);
+      const store = await open(opts);
       let after = (await store.anchor()).seq;
       for (;;) {
         const page = await store.query({ ...query(opts), afterSeq: after, limit: 5000 });

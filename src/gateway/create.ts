@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { createApprover } from '../approvals/approver.js';
 import { ApprovalQueue } from '../approvals/queue.js';
 import { AuditLog } from '../audit/log.js';
@@ -11,9 +10,8 @@ import type { DecisionEvent } from '../policy/decision.js';
 import { Hooks } from '../policy/hooks.js';
 import { Security } from '../policy/security.js';
 import type { StateStores, TokenStore } from '../state/ports.js';
-import { loadSealKey } from '../state/seal.js';
-import { sqliteState } from '../state/sqlite-state.js';
 import { Gateway } from './gateway.js';
+import { openState } from './open-state.js';
 import { auditStoreFor, tokenStoreFor } from './stores.js';
 
 export { auditStoreFor, tokenStoreFor } from './stores.js';
@@ -21,11 +19,11 @@ export { auditStoreFor, tokenStoreFor } from './stores.js';
 /** What a caller may supply instead of what the config would build (tests, library use, other backends). */
 export interface GatewayDeps {
   log?: Logger;
-  /** Every state port; default: the embedded SQLite store in the data dir. */
+  /** Every state port; default: Redis at `state.url`, else the embedded SQLite store in the data dir. */
   state?: StateStores;
-  /** The audit store; default: SQLite at `audit.file` (when `audit.enabled`). `false`: no audit log. */
+  /** The audit store; default: Postgres at `audit.url`, else SQLite at `audit.file` (when `audit.enabled`). `false`: no audit log. */
   audit?: AuditStore | false;
-  /** Default: the token file (hashes) in the data dir. */
+  /** Default: the shared state's token store, else the token file (hashes) in the data dir. */
   tokens?: TokenStore;
   /** The telemetry hook point: told about every decision. */
   onDecision?: (event: DecisionEvent) => void;
@@ -38,8 +36,8 @@ export interface GatewayDeps {
  */
 export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {}): Promise<Gateway> {
   const log = deps.log ?? silentLogger;
-  const state = deps.state ?? sqliteState(path.join(config.dataDir, 'state.db'), loadSealKey(config.dataDir));
-  const audit = openAudit(config, deps.audit, log);
+  const state = deps.state ?? (await openState(config, log));
+  const audit = await openAudit(config, deps.audit, log);
   let gateway: Gateway | undefined;
   const recorder = new AuditRecorder(audit, log, config.security.audit.maxFieldBytes, (event) => {
     gateway?.events.emit('decision', event);
@@ -53,7 +51,7 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
     labels: state.labels,
     limits: state.limits,
     switches: state.switches,
-    tokens: deps.tokens ?? tokenStoreFor(config),
+    tokens: deps.tokens ?? state.tokens ?? tokenStoreFor(config),
     hooks,
     recorder,
     approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
@@ -63,11 +61,11 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
 }
 
 /** The audit log over its store, with the head signer from the data dir; none when it is switched off. */
-function openAudit(config: GatewayConfig, given: AuditStore | false | undefined, log: Logger): AuditLog | undefined {
+async function openAudit(config: GatewayConfig, given: AuditStore | false | undefined, log: Logger): Promise<AuditLog | undefined> {
   const settings = config.security.audit;
   if (given === false || (!settings.enabled && given === undefined)) return undefined;
   // busyTimeoutMs 0: a lock held by another process delays records (the log retries), never the event loop.
-  const store = given ?? auditStoreFor(config, { busyTimeoutMs: 0 });
+  const store = given ?? (await auditStoreFor(config, { busyTimeoutMs: 0 }));
   return new AuditLog(store, {
     signer: HeadSigner.fromFile(settings.signingKeyFile),
     signIntervalMs: settings.signIntervalMs,

@@ -58,7 +58,7 @@ export async function redisState(url: string, options: RedisStateOptions): Promi
   return {
     labels: new RedisLabels(commands, keys),
     limits: new RedisRateLimits(commands, keys),
-    switches: new RedisSwitches(commands, keys, channels),
+    switches: new RedisSwitches(commands, keys, channels, replicaId),
     approvals,
     sessions: new RedisRecords<SessionRecord>(commands, keys, 'session'),
     consoleLogins: new RedisRecords<ConsoleLogin>(commands, keys, 'console'),
@@ -229,11 +229,13 @@ class RedisSwitches implements SwitchStore {
     private readonly redis: Redis,
     private readonly keys: Keys,
     channels: Channels,
+    private readonly replicaId: string,
   ) {
     channels.listen('switches', (text) => {
       const change = parseSwitchChange(text);
-      if (!change) return;
-      this.cache.set(change.name, { on: change.on, at: performance.now() });
+      if (!change || change.from === this.replicaId) return; // our own set: already applied and told
+      // The message says a switch changed; Redis says to what (a late message must not undo a newer value).
+      this.cache.delete(change.name);
       this.events.emit('change', change.name, change.on);
     });
     channels.reconnected.on('ready', () => this.cache.clear());
@@ -252,7 +254,7 @@ class RedisSwitches implements SwitchStore {
     await this.redis
       .multi()
       .set(this.keys.switch(name), on ? '1' : '0')
-      .publish(this.keys.channel('switches'), JSON.stringify({ name, on }))
+      .publish(this.keys.channel('switches'), JSON.stringify({ name, on, from: this.replicaId }))
       .exec();
     this.cache.set(name, { on, at: performance.now() });
     this.events.emit('change', name, on);
@@ -264,11 +266,11 @@ class RedisSwitches implements SwitchStore {
   }
 }
 
-function parseSwitchChange(text: string): { name: SwitchName; on: boolean } | undefined {
+function parseSwitchChange(text: string): { name: SwitchName; on: boolean; from: string } | undefined {
   try {
-    const m = JSON.parse(text) as { name?: unknown; on?: unknown };
+    const m = JSON.parse(text) as { name?: unknown; on?: unknown; from?: unknown };
     const name = SWITCHES.find((s) => s === m.name);
-    return name && typeof m.on === 'boolean' ? { name, on: m.on } : undefined;
+    return name && typeof m.on === 'boolean' && typeof m.from === 'string' ? { name, on: m.on, from: m.from } : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { createClientTransport, type ClientTransport } from '../protocol/client-transport.js';
 import { SluiceError } from '../protocol/errors.js';
-import { type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
+import { ErrorCode, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
 import { GarbageGuard } from './garbage-guard.js';
@@ -240,7 +240,14 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     let cursor: string | undefined;
     // Follow every page; a server that repeats a cursor must not keep us here forever.
     for (let page = 0; page < 1000; page++) {
-      const result = await peer.request(method, cursor ? { cursor } : undefined, { timeoutMs: 30_000 });
+      let result: Params;
+      try {
+        result = await peer.request(method, cursor ? { cursor } : undefined, { timeoutMs: 30_000 });
+      } catch (err) {
+        // Many servers with resources have no templates and never implemented the method: that is no templates.
+        if (kind === 'resourceTemplates' && err instanceof RpcError && err.code === ErrorCode.MethodNotFound) break;
+        throw err;
+      }
       const got = result[field];
       // The catalog reads every entry's key: an entry that is not an object with a string key is dropped here.
       if (Array.isArray(got)) for (const item of got) isEntry(item, key) ? items.push(item) : dropped++;
