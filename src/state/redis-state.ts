@@ -93,6 +93,19 @@ class Keys {
   readonly channel = (name: string) => `${this.prefix}channel:${name}`;
 }
 
+/**
+ * What a command's failure means to whoever asked: when Redis cannot be reached the message says so and
+ * where (never ioredis's "Stream isn't writeable…"); any other error passes as it is.
+ */
+function unreachable(redis: Redis): (err: unknown) => never {
+  return (err) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (redis.status === 'ready' && !/timed out|ECONNREFUSED|ECONNRESET|Connection is closed/i.test(message)) throw err;
+    const { host, port, db } = redis.options;
+    throw new Error(`the shared state (Redis at ${host}:${port}/${db ?? 0}) is unreachable: ${redis.status === 'ready' ? message : 'not connected'}`);
+  };
+}
+
 /** A Lua script run by its hash, loaded on first use (and again after a Redis restart forgot it). */
 class Script {
   private readonly sha: string;
@@ -105,8 +118,8 @@ class Script {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (err) {
-      if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-      return redis.eval(this.lua, keys.length, ...keys, ...args);
+      if (!String((err as Error).message).startsWith('NOSCRIPT')) unreachable(redis)(err);
+      return redis.eval(this.lua, keys.length, ...keys, ...args).catch(unreachable(redis));
     }
   }
 }
@@ -244,7 +257,7 @@ class RedisSwitches implements SwitchStore {
   async get(name: SwitchName): Promise<boolean> {
     const cached = this.cache.get(name);
     if (cached && performance.now() - cached.at < SWITCH_CACHE_MS) return cached.on;
-    const on = (await this.redis.get(this.keys.switch(name))) === '1';
+    const on = (await this.redis.get(this.keys.switch(name)).catch(unreachable(this.redis))) === '1';
     this.cache.set(name, { on, at: performance.now() });
     return on;
   }
@@ -350,7 +363,7 @@ class RedisApprovals implements ApprovalStore {
   }
 
   async list(): Promise<PendingApproval[]> {
-    const ids = await this.redis.zrange(this.keys.pending(), '0', '-1');
+    const ids = await this.redis.zrange(this.keys.pending(), '0', '-1').catch(unreachable(this.redis));
     const requests = await this.requests(ids);
     const live: PendingApproval[] = [];
     for (const [id, stored] of requests) {
@@ -419,7 +432,7 @@ class RedisApprovals implements ApprovalStore {
 
   async grants(agent: string, tool: string): Promise<Grant[]> {
     const key = this.keys.grants(agent, tool);
-    const all = await this.redis.hgetall(key);
+    const all = await this.redis.hgetall(key).catch(unreachable(this.redis));
     const now = Date.now();
     const live: Grant[] = [];
     const expired: string[] = [];
@@ -495,7 +508,7 @@ class RedisRecords<T> implements RecordStore<T> {
   ) {}
 
   async get(key: string): Promise<T | undefined> {
-    const v = parseJson(await this.redis.get(this.keys.record(this.kind, key)));
+    const v = parseJson(await this.redis.get(this.keys.record(this.kind, key)).catch(unreachable(this.redis)));
     return v === undefined ? undefined : (v as T);
   }
 
@@ -528,7 +541,7 @@ class RedisTokens implements TokenStore {
     const hash = hashToken(token);
     const cached = this.cache.get(hash);
     if (cached && performance.now() - cached.at < TOKEN_CACHE_MS) return cached.agent;
-    const entry = parseTokenEntry(await this.redis.hget(this.keys.tokens(), hash));
+    const entry = parseTokenEntry(await this.redis.hget(this.keys.tokens(), hash).catch(unreachable(this.redis)));
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { agent: entry?.agent, at: performance.now() });
     return entry?.agent;

@@ -14,9 +14,9 @@ export function writeConfig(dir: string, text: string, name = 'sluice.yaml'): st
 }
 
 /** Runs the sluice CLI to completion (asynchronously) and reports its exit code and output. */
-export function runSluice(args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runSluice(args: string[], timeoutMs = 30_000, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...SLUICE_NODE_ARGS, ...args], { cwd: ROOT, timeout: timeoutMs }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...SLUICE_NODE_ARGS, ...args], { cwd: ROOT, timeout: timeoutMs, env }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
+import { startRedis, type RedisServer } from '../helpers/redis.js';
+import { EVERYTHING } from '../helpers/servers.js';
+import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
+import { startTestGateway } from '../helpers/gateway.js';
+import { connectV2 } from '../helpers/clients.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** One gateway on shared state: how it starts, refuses to start, and behaves when Redis goes away. */
+let redis: RedisServer;
+let postgres: PostgresServer;
+let dir: string;
+
+beforeAll(async () => {
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  dir = mkdtempSync(path.join(tmpdir(), 'sluice-shared-'));
+}, 60_000);
+afterAll(async () => Promise.all([redis?.stop(), postgres?.stop()]));
+
+const yaml = (state: string, audit = '') => `listen: 127.0.0.1:0
+logLevel: warn
+dataDir: ${JSON.stringify(path.join(dir, 'data'))}
+state: { url: ${state} }
+${audit ? `audit: { url: ${JSON.stringify(audit)} }\n` : ''}auth: { required: false, anonymousAgent: anon }
+agents:
+  anon: { role: r }
+roles:
+  r: { default: allow }
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+`;
+
+describe('starting a replica on shared state', () => {
+  it('refuses without SLUICE_SESSION_KEY, or with a malformed one, saying what to do', async () => {
+    const config = writeConfig(dir, yaml(redis.url), 'no-key.yaml');
+    const env = { ...process.env, SLUICE_SESSION_KEY: '' };
+    const without = await runSluice(['serve', '--config', config], 30_000, env);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/cannot start: state\.url is set .* SLUICE_SESSION_KEY must be too: 64 hexadecimal characters, the same on every replica/);
+    const bad = await runSluice(['serve', '--config', config], 30_000, { ...env, SLUICE_SESSION_KEY: 'abc' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/SLUICE_SESSION_KEY must be 64 hexadecimal characters/);
+  });
+
+  it('names the server it cannot reach — Redis or Postgres — and never the password', async () => {
+    const key = randomBytes(32).toString('hex');
+    const noRedis = await runSluice(['serve', '--config', writeConfig(dir, yaml('redis://user:hunter2@127.0.0.1:1/0'), 'no-redis.yaml')], 30_000, { ...process.env, SLUICE_SESSION_KEY: key });
+    expect(noRedis.code).toBe(1);
+    expect(noRedis.stderr).toMatch(/cannot start: cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0/);
+    expect(noRedis.stderr).not.toContain('hunter2');
+    const noPostgres = await runSluice(['serve', '--config', writeConfig(dir, yaml(redis.url, 'postgres://sluice:hunter2@127.0.0.1:1/sluice'), 'no-pg.yaml')], 30_000, { ...process.env, SLUICE_SESSION_KEY: key });
+    expect(noPostgres.code).toBe(1);
+    expect(noPostgres.stderr).toMatch(/cannot start: .*127\.0\.0\.1:1/);
+    expect(noPostgres.stderr).not.toContain('hunter2');
+  });
+});
+
+describe('Redis going away under a running gateway', () => {
+  it('refuses calls while it is gone (fail closed, at once, with a clear error), keeps other work alive, and serves again when it is back', async () => {
+    process.env.SLUICE_SESSION_KEY = randomBytes(32).toString('hex');
+    const own = await startRedis();
+    const gw = await startTestGateway(yaml(own.url, postgres.url));
+    try {
+      const client = await connectV2(gw.url, 'legacy');
+      expect((await client.callTool({ name: 'everything__echo', arguments: { message: 'up' } })).isError).toBeFalsy();
+      await own.pause();
+      const t0 = performance.now();
+      const refused = await client.callTool({ name: 'everything__echo', arguments: { message: 'down' } }).then(
+        (r) => JSON.stringify(r),
+        (e: Error) => e.message,
+      );
+      expect(performance.now() - t0).toBeLessThan(3000);
+      expect(refused).not.toContain('"down"'); // the call did not run
+      expect(refused).toMatch(/sluice refused this call .*the shared state \(Redis at 127\.0\.0\.1:\d+\/0\) is unreachable/);
+      expect((await fetch(gw.url.replace('/mcp', '/healthz'))).status).toBe(200);
+      await own.start();
+      await waitFor(async () => (await client.callTool({ name: 'everything__echo', arguments: { message: 'back' } })).isError !== true, 10_000, 'calls again');
+      await client.close();
+    } finally {
+      await gw.stop();
+      await own.stop();
+      delete process.env.SLUICE_SESSION_KEY;
+    }
+  });
+});
