@@ -12,6 +12,7 @@ import { SLUICE_VERSION } from '../version.js';
 import { AuthFailures } from './auth-failures.js';
 import { Catalog } from './catalog.js';
 import { FanOut } from './fan-out.js';
+import { ParkedRelay } from './parked-relay.js';
 import { ParkedCalls } from './input-required.js';
 import type { ClientSession } from './session.js';
 import { Sessions } from './sessions.js';
@@ -55,6 +56,8 @@ export class Gateway {
   readonly subscriptions: Subscriptions;
   readonly fanOut: FanOut;
   readonly parked: ParkedCalls;
+  /** Retries of stateless calls parked on another replica go there. */
+  readonly parkedRelay: ParkedRelay;
   /** Refused logins from the front doors, recorded and coalesced per source. */
   readonly authFailures: AuthFailures;
   /** `status`: upstreams, the catalog or the sessions changed (the console listens); `decision`: every decision made. */
@@ -72,7 +75,8 @@ export class Gateway {
     this.approvals = parts.approvals;
     this.state = parts.state;
     this.audit = parts.audit;
-    this.parked = new ParkedCalls(parts.state.sealKey);
+    this.parked = new ParkedCalls(parts.state.sealKey, parts.state.bus.replicaId);
+    this.parkedRelay = new ParkedRelay(this.parked, parts.state.bus, this.log);
     this.subscriptions = new Subscriptions(this.log);
     this.authFailures = new AuthFailures(parts.security.recorder);
     this.sessions = new Sessions({
@@ -120,6 +124,7 @@ export class Gateway {
 
   async stop(): Promise<void> {
     clearTimeout(this.rebuildTimer);
+    this.parkedRelay.stop();
     this.authFailures.stop();
     await this.sessions.stop();
     await Promise.all(this.upstreams.map((u) => u.close()));

@@ -94,15 +94,22 @@ const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
  */
 async function forwardStateless(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
   let call: ParkedCall;
+  const agent = ctx.session.principal?.agent ?? '(none)';
   if (typeof params.requestState === 'string') {
-    call = ctx.gateway.parked.take(params.requestState, method, ctx.session.principal?.agent ?? '(none)');
+    const answers = params.inputResponses;
+    const where = ctx.gateway.parked.locate(params.requestState, method, agent);
+    if (where !== 'here') {
+      // Parked on another replica (no stickiness): the retry goes there; this replica still checks the result.
+      const outcome = await ctx.gateway.parkedRelay.resume(where, { requestState: params.requestState, method, agent, answers: isParams(answers) ? answers : {} }, ctx.signal);
+      return 'result' in outcome ? outcome.result : { resultType: 'input_required', inputRequests: outcome.questions, requestState: outcome.requestState };
+    }
+    call = ctx.gateway.parked.take(params.requestState, method, agent);
     call.record.session = ctx.session;
     call.record.requestId = ctx.id;
     // The retry may ask for progress with a token of its own; progress after the round trip uses it.
     const token = (params._meta as Params | undefined)?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') call.record.progressToken = token;
-    const answers = params.inputResponses;
-    call.answer(answers && typeof answers === 'object' && !Array.isArray(answers) ? (answers as Params) : {});
+    call.answer(isParams(answers) ? answers : {});
   } else {
     const { requestState: _state, inputResponses: _answers, ...clean } = params;
     const record: CallRecord = { session: ctx.session, requestId: ctx.id };
@@ -112,8 +119,10 @@ async function forwardStateless(ctx: RequestContext, upstream: Upstream, method:
   }
   const outcome = await call.next(ctx.signal);
   if ('result' in outcome) return outcome.result;
-  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call, ctx.session.principal?.agent ?? '(none)') };
+  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call, agent) };
 }
+
+const isParams = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function catalogOf(ctx: RequestContext): Catalog {
   return ctx.gateway.catalogFor(ctx.session);

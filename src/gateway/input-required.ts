@@ -105,22 +105,38 @@ export class ParkedCall {
 export class ParkedCalls {
   private readonly byId = new Map<string, ParkedCall>();
 
-  constructor(private readonly key: Buffer) {}
+  constructor(
+    private readonly key: Buffer,
+    /** This replica: a requestState names where its call is parked, so another replica can pass the retry on. */
+    private readonly replica: string,
+  ) {}
 
   park(call: ParkedCall, agent: string): string {
     const id = randomBytes(16).toString('base64url');
     this.byId.set(id, call);
     call.expireAfter(() => this.byId.delete(id));
-    return seal({ id, method: call.method, agent }, this.key, PARK_MS);
+    return seal({ id, method: call.method, agent, replica: this.replica }, this.key, PARK_MS);
+  }
+
+  /**
+   * Where the call a requestState resumes is parked: 'here', or the id of the replica that holds it. Throws
+   * for a state we did not seal, an expired one, or one made for another method or identity.
+   */
+  locate(state: string, method: string, agent: string): 'here' | string {
+    const payload = unseal(state, this.key);
+    if (!payload || typeof payload.id !== 'string' || payload.method !== method || payload.agent !== agent) throw unknownState();
+    return typeof payload.replica === 'string' && payload.replica !== this.replica ? payload.replica : 'here';
   }
 
   /** Takes a parked call back out; each requestState is good for exactly one retry, by the identity it was issued to. */
   take(state: string, method: string, agent: string): ParkedCall {
-    const payload = unseal(state, this.key);
-    const id = typeof payload?.id === 'string' ? payload.id : undefined;
-    const call = id === undefined ? undefined : this.byId.get(id);
-    if (!call || payload?.method !== method || payload.agent !== agent || call.method !== method) throw new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');
-    this.byId.delete(id!);
+    this.locate(state, method, agent);
+    const id = unseal(state, this.key)!.id as string;
+    const call = this.byId.get(id);
+    if (!call || call.method !== method) throw unknownState();
+    this.byId.delete(id);
     return call;
   }
 }
+
+const unknownState = () => new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');

@@ -1,7 +1,7 @@
 import type { Principal } from '../identity/principal.js';
 import { SluiceError } from '../protocol/errors.js';
 import { isNotification, isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
-import type { BusMessage, SessionRecord } from '../state/ports.js';
+import type { SessionMessage, SessionRecord } from '../state/ports.js';
 import { dispatch } from './dispatch.js';
 import type { Gateway } from './gateway.js';
 import { ClientSession, type ClientChannel } from './session.js';
@@ -66,7 +66,7 @@ export class LegacySessions {
     };
   }
 
-  private publish(message: BusMessage): void {
+  private publish(message: SessionMessage): void {
     void this.gateway.state.bus.publish('sessions', message).catch((err: Error) => this.gateway.log.warn({ err: err.message, session: message.session }, 'could not reach the other replicas'));
   }
 
@@ -138,7 +138,7 @@ export class LegacySessions {
     this.publish({ session: id, kind: 'changed' });
   }
 
-  private async fromOtherReplica(m: BusMessage): Promise<void> {
+  private async fromOtherReplica(m: SessionMessage): Promise<void> {
     if (m.kind === 'to-client') {
       // Only the GET stream: a related request's stream is on the replica that ran the request.
       if (m.message && this.streams.streamHere(m.session)) this.streams.send(m.session, m.message as unknown as JsonRpcMessage, undefined);

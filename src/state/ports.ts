@@ -170,22 +170,27 @@ export interface TokenStore {
 
 /**
  * What one replica tells the others: a notification for a client whose stream is held elsewhere, a session
- * that changed or ended. Delivery is at most once (pub/sub): nothing that guards a call depends on it — checks
- * read the stores. A listener hears only the other replicas, never its own messages.
+ * that changed or ended, a stateless call to resume where it is parked. Delivery is at most once (pub/sub):
+ * nothing that guards a call depends on it — checks read the stores. A listener hears only the other
+ * replicas, never its own messages.
  */
 export interface Bus {
   /** This replica's id, unique per process. */
   readonly replicaId: string;
   /** False for a single process's stores: there is nobody else to tell. */
   readonly shared: boolean;
-  publish(topic: BusTopic, message: BusMessage): Promise<void>;
-  subscribe(topic: BusTopic, listener: (message: BusMessage) => void): () => void;
+  publish<T extends BusTopic>(topic: T, message: BusMessages[T]): Promise<void>;
+  subscribe<T extends BusTopic>(topic: T, listener: (message: BusMessages[T]) => void): () => void;
 }
 
-export type BusTopic = 'sessions';
+export interface BusMessages {
+  sessions: SessionMessage;
+  parked: ParkedMessage;
+}
+export type BusTopic = keyof BusMessages;
 
 /** A plain-JSON message about one legacy session. */
-export interface BusMessage {
+export interface SessionMessage {
   session: string;
   /**
    * to-client: a message for the client, for whichever replica holds its stream. from-client: a message from
@@ -195,6 +200,27 @@ export interface BusMessage {
   kind: 'to-client' | 'from-client' | 'changed' | 'ended';
   /** For to-client and from-client: the JSON-RPC message. */
   message?: Record<string, unknown>;
+}
+
+/**
+ * A stateless call parked on one replica (its upstream asked the client something) and resumed through
+ * another: `resume` carries the client's answers to the replica `to`, which says `accepted` at once and the
+ * `outcome` when the upstream answers or asks again.
+ */
+export interface ParkedMessage {
+  kind: 'resume' | 'accepted' | 'outcome';
+  /** The replica the message is for. */
+  to: string;
+  /** Pairs the replies with their request. */
+  reply: string;
+  from?: string;
+  requestState?: string;
+  method?: string;
+  agent?: string;
+  answers?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  questions?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
 }
 
 /** Every state port, as the composition root hands them out. */

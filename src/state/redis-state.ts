@@ -7,16 +7,18 @@ import type {
   ApprovalStore,
   ApprovalVerdict,
   Bus,
-  BusMessage,
+  BusMessages,
   BusTopic,
   BucketTake,
   ConsoleLogin,
   Grant,
   LabelHolder,
   LabelStore,
+  ParkedMessage,
   PendingApproval,
   RateLimitStore,
   RecordStore,
+  SessionMessage,
   SessionRecord,
   StateStores,
   SwitchName,
@@ -578,23 +580,26 @@ class RedisBus implements Bus {
     readonly replicaId: string,
   ) {}
 
-  async publish(topic: BusTopic, message: BusMessage): Promise<void> {
+  async publish<T extends BusTopic>(topic: T, message: BusMessages[T]): Promise<void> {
     await this.redis.publish(this.keys.channel(`bus:${topic}`), JSON.stringify({ from: this.replicaId, message }));
   }
 
-  subscribe(topic: BusTopic, listener: (message: BusMessage) => void): () => void {
+  subscribe<T extends BusTopic>(topic: T, listener: (message: BusMessages[T]) => void): () => void {
+    const valid = BUS_SHAPES[topic] as (v: unknown) => v is BusMessages[T];
     return this.channels.listen(`bus:${topic}`, (text) => {
       const v = parseJson(text);
-      if (!isObject(v) || v.from === this.replicaId || !isBusMessage(v.message)) return;
+      if (!isObject(v) || v.from === this.replicaId || !valid(v.message)) return;
       listener(v.message);
     });
   }
 }
 
-const BUS_KINDS = new Set(['to-client', 'from-client', 'changed', 'ended']);
+const SESSION_KINDS = new Set(['to-client', 'from-client', 'changed', 'ended']);
+const PARKED_KINDS = new Set(['resume', 'accepted', 'outcome']);
 
 /** Only the shape: the replica that acts on a message checks its content as it would a client's. */
-function isBusMessage(v: unknown): v is BusMessage {
-  if (!isObject(v) || typeof v.session !== 'string' || !BUS_KINDS.has(String(v.kind))) return false;
-  return v.kind === 'changed' || v.kind === 'ended' || isObject(v.message);
-}
+const BUS_SHAPES: { [T in BusTopic]: (v: unknown) => v is BusMessages[T] } = {
+  sessions: (v): v is SessionMessage =>
+    isObject(v) && typeof v.session === 'string' && SESSION_KINDS.has(String(v.kind)) && (v.kind === 'changed' || v.kind === 'ended' || isObject(v.message)),
+  parked: (v): v is ParkedMessage => isObject(v) && PARKED_KINDS.has(String(v.kind)) && typeof v.to === 'string' && typeof v.reply === 'string',
+};

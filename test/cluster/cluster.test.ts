@@ -6,6 +6,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_SERVER, startCluster, type Cluster } from '../helpers/cluster.js';
 import { runSluice } from '../helpers/sluice-cli.js';
+import { postRaw } from '../helpers/clients.js';
+import { ROOT } from '../helpers/servers.js';
+import path from 'node:path';
+
+const ASKER = path.join(ROOT, 'test/fixtures/asker-server.mjs');
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -24,7 +29,7 @@ beforeAll(async () => {
 roles:
   dev:
     default: deny
-    tools: { "jobs__*": allow, "vault__*": allow }
+    tools: { "jobs__*": allow, "vault__*": allow, "asker__*": allow }
     filters: { secret: label, pii: label, injection: label }
   careful:
     default: deny
@@ -41,6 +46,9 @@ mcpServers:
     args: [${JSON.stringify(CLUSTER_SERVER)}]
     env: { REPLICA: "\${REPLICA}", EXECUTIONS: "\${EXECUTIONS}", MODE: jobs }
     label: { integrity: trusted }
+  asker:
+    command: node
+    args: [${JSON.stringify(ASKER)}]
   vault:
     command: node
     args: [${JSON.stringify(CLUSTER_SERVER)}]
@@ -132,6 +140,25 @@ describe('a cluster of three replicas behind nginx', () => {
     expect((await admin(2, 'resume')).status).toBe(200);
     await Promise.all(direct.map((client) => waitFor(async () => !isError(await client.callTool({ name: 'jobs__whoami', arguments: {} })), 2000, 'resumed')));
     await Promise.all(direct.map((c) => c.close()));
+  });
+
+  it('resumes a stateless call parked on replica A when its retry with the answers reaches replica B; a forged or spent state is refused', async () => {
+    const [a, b, c] = cluster.replicas;
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', authorization: `Bearer ${tokens.alice}` };
+    const call = (url: string, params: Record<string, unknown>) =>
+      postRaw(`${url}/mcp`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'asker__ask_then_progress', arguments: {}, ...params, _meta: meta } }), headers);
+    const first = (await call(a.url, {})).json() as { result: { resultType: string; inputRequests: Record<string, unknown>; requestState: string } };
+    expect(first.result.resultType).toBe('input_required');
+    const [key] = Object.keys(first.result.inputRequests);
+    const answers = { [key]: { action: 'accept', content: { ok: true } } };
+    const resumed = (await call(b.url, { requestState: first.result.requestState, inputResponses: answers })).json() as { result: { content: { text: string }[] } };
+    expect(resumed.result.content[0].text).toBe('answered: {"ok":true}');
+    // Spent: the same state again, on a third replica, is refused; so is a forged one.
+    const again = (await call(c.url, { requestState: first.result.requestState, inputResponses: answers })).json() as { error: { message: string } };
+    expect(again.error.message).toMatch(/Unknown or expired requestState/);
+    const forged = (await call(c.url, { requestState: `${first.result.requestState.slice(0, -4)}AAAA`, inputResponses: answers })).json() as { error: { message: string } };
+    expect(forged.error.message).toMatch(/Unknown or expired requestState/);
   });
 
   it('lets a call waiting for approval on replica A be approved through replica B\'s CLI, and returns its real result', async () => {
