@@ -247,6 +247,7 @@ export function memoryState(sealKey: Buffer = randomBytes(32)): StateStores {
     approvals: new MemoryApprovals(),
     sessions: new MemoryRecords(),
     consoleLogins: new MemoryRecords(),
+    sseStreams: new MemoryRecords(),
     sealKey,
     bus: new LocalBus(),
     close: async () => undefined,

@@ -150,6 +150,12 @@ export interface SessionRecord {
   subscriptions?: string[];
 }
 
+/** An open HTTP+SSE (2024-11-05) stream: who opened it, and which replica holds it. */
+export interface SseStreamRecord {
+  owner: string;
+  replica: string;
+}
+
 /** A console login: who may use the cookie until when is in the store's expiry. */
 export interface ConsoleLogin {
   createdAt: string;
@@ -186,6 +192,15 @@ export interface Bus {
 export interface BusMessages {
   sessions: SessionMessage;
   parked: ParkedMessage;
+  sse: SseMessage;
+}
+
+/** A POST to /messages that reached another replica than the one holding its stream. */
+export interface SseMessage {
+  stream: string;
+  owner: string;
+  /** The POST's body, as received (one message or a batch). */
+  text: string;
 }
 export type BusTopic = keyof BusMessages;
 
@@ -231,6 +246,8 @@ export interface StateStores {
   approvals: ApprovalStore;
   sessions: RecordStore<SessionRecord>;
   consoleLogins: RecordStore<ConsoleLogin>;
+  /** Open 2024-11-05 SSE streams, so a POST reaching another replica finds the one holding the stream. */
+  sseStreams: RecordStore<SseStreamRecord>;
   /** Seals what clients carry back (stateless `requestState`) so any instance can check it. */
   sealKey: Buffer;
   /** Messages between replicas; a single-process store has no other replica to tell. */

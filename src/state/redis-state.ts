@@ -20,6 +20,8 @@ import type {
   RecordStore,
   SessionMessage,
   SessionRecord,
+  SseMessage,
+  SseStreamRecord,
   StateStores,
   SwitchName,
   SwitchStore,
@@ -64,6 +66,7 @@ export async function redisState(url: string, options: RedisStateOptions): Promi
     approvals,
     sessions: new RedisRecords<SessionRecord>(commands, keys, 'session'),
     consoleLogins: new RedisRecords<ConsoleLogin>(commands, keys, 'console'),
+    sseStreams: new RedisRecords<SseStreamRecord>(commands, keys, 'sse'),
     tokens: new RedisTokens(commands, keys),
     bus: new RedisBus(commands, keys, channels, replicaId),
     sealKey: options.sealKey,
@@ -596,10 +599,12 @@ class RedisBus implements Bus {
 
 const SESSION_KINDS = new Set(['to-client', 'from-client', 'changed', 'ended']);
 const PARKED_KINDS = new Set(['resume', 'accepted', 'outcome']);
+const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** Only the shape: the replica that acts on a message checks its content as it would a client's. */
 const BUS_SHAPES: { [T in BusTopic]: (v: unknown) => v is BusMessages[T] } = {
   sessions: (v): v is SessionMessage =>
     isObject(v) && typeof v.session === 'string' && SESSION_KINDS.has(String(v.kind)) && (v.kind === 'changed' || v.kind === 'ended' || isObject(v.message)),
-  parked: (v): v is ParkedMessage => isObject(v) && PARKED_KINDS.has(String(v.kind)) && typeof v.to === 'string' && typeof v.reply === 'string',
+  parked: (v): v is ParkedMessage => isObject(v) && PARKED_KINDS.has(String(v.kind)) && isString(v.to) && isString(v.reply),
+  sse: (v): v is SseMessage => isObject(v) && isString(v.stream) && isString(v.owner) && isString(v.text),
 };

@@ -68,7 +68,7 @@ export class HttpFront {
         this.streams.delete(id);
       },
     });
-    this.legacySse = new LegacySse(front);
+    this.legacySse = new LegacySse(front, gateway.state, gateway.log);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.keepAliveTimeout = 65_000;
     this.sweeper = setInterval(() => this.sweepIdle(), 60_000);

@@ -1,5 +1,6 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_SERVER, startCluster, type Cluster } from '../helpers/cluster.js';
 import { runSluice } from '../helpers/sluice-cli.js';
 import { postRaw } from '../helpers/clients.js';
+import { openRawSocket } from '../helpers/ws-client.js';
 import { ROOT } from '../helpers/servers.js';
 import path from 'node:path';
 
@@ -95,6 +97,34 @@ describe('a cluster of three replicas behind nginx', () => {
       expect([...served].sort(), kind).toEqual(['replica-a', 'replica-b', 'replica-c']);
       await client.close();
     }
+  });
+
+  it('serves the 2024-11-05 HTTP+SSE transport whose POSTs land on other replicas than its stream, and WebSockets through nginx', async () => {
+    const headers = { authorization: `Bearer ${tokens.alice}` };
+    const old = new ClientV1({ name: 'old-sse', version: '1' });
+    await old.connect(
+      new SSEClientTransport(new URL(cluster.url.replace('/mcp', '/sse')), {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+      }),
+    );
+    // The POSTs go round the replicas (a replica that did not find the stream would answer 404, and the call
+    // fail); each runs on the replica holding the stream, where its answer is written.
+    const served = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const result = await old.callTool({ name: 'jobs__whoami', arguments: {} });
+      expect(isError(result)).toBe(false);
+      served.add(textOf(result));
+    }
+    expect(served.size).toBe(1);
+    await old.close();
+
+    const socket = await openRawSocket(cluster.url.replace('http:', 'ws:').replace('/mcp', '/ws'), { headers });
+    await socket.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws', version: '1' } });
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const answer = await socket.request('tools/call', { name: 'jobs__whoami', arguments: {} });
+    expect(answer.result.content[0].text).toMatch(/^replica-[abc]$/);
+    await socket.close();
   });
 
   it('refuses on every replica a write after a read of secret data on one of them, for that session and the agent\'s others', async () => {
