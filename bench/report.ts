@@ -35,6 +35,8 @@ export const PATH_LABELS: Record<PathName, string> = {
   sluice: 'sluice, security on (HTTP → stdio)',
   'sluice-noaudit': 'sluice, security on, audit log off (HTTP → stdio)',
   'sluice-open': 'sluice, security off (HTTP → stdio)',
+  'sluice-shared': 'sluice, security on, on Redis + Postgres (one replica)',
+  'sluice-cluster': 'sluice, security on, 3 replicas on Redis + Postgres behind nginx',
   'mcp-proxy': 'mcp-proxy (HTTP → stdio)',
   supergateway: 'supergateway --stateful (HTTP → stdio)',
 };
@@ -129,6 +131,10 @@ const RATIOS: RatioSpec[] = [
   { kind: 'sdk', of: 'sluice', to: 'supergateway' },
   { kind: 'sdk', of: 'sluice', to: 'sluice-open', aim: 0.9, names: ['sluice on', 'sluice off'] },
   { kind: 'sdk', of: 'sluice', to: 'sluice-noaudit', aim: 0.9, names: ['audit on', 'audit off'] },
+  { kind: 'lean', of: 'sluice-shared', to: 'sluice', aim: 0.8, names: ['Redis + Postgres', 'embedded'] },
+  { kind: 'sdk', of: 'sluice-shared', to: 'sluice', aim: 0.8, names: ['Redis + Postgres', 'embedded'] },
+  { kind: 'lean', of: 'sluice-cluster', to: 'sluice', names: ['3 replicas + nginx', 'embedded'] },
+  { kind: 'sdk', of: 'sluice-cluster', to: 'sluice', names: ['3 replicas + nginx', 'embedded'] },
 ];
 
 const SHORT: Record<Operand, string> = {
@@ -137,6 +143,8 @@ const SHORT: Record<Operand, string> = {
   sluice: 'sluice',
   'sluice-noaudit': 'sluice, audit off',
   'sluice-open': 'sluice off',
+  'sluice-shared': 'sluice on Redis + Postgres',
+  'sluice-cluster': 'sluice ×3 + nginx',
   'mcp-proxy': 'mcp-proxy',
   supergateway: 'supergateway',
   ceiling: 'ceiling',

@@ -9,6 +9,7 @@ import { assertLoopbackOnly } from './loopback.js';
 import { bin, EVERYTHING, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { PathName, Settings } from './settings.js';
+import { startShared } from './shared-targets.js';
 
 export type HttpPath = Exclude<PathName, 'stdio'>;
 
@@ -197,6 +198,10 @@ export function startTarget(pathName: HttpPath, settings: Settings): Promise<Htt
     case 'sluice-noaudit':
     case 'sluice-open':
       return startSluice(settings, pathName);
+    case 'sluice-shared':
+      return startShared(settings, (tokens) => sluiceConfig(true, tokens), 1);
+    case 'sluice-cluster':
+      return startShared(settings, (tokens) => sluiceConfig(true, tokens), 3);
     case 'mcp-proxy':
       return startMcpProxy();
     case 'supergateway':

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { bodyOf, GENESIS, hashRecord, recordFromStored, type AuditRecord, type UnsealedRecord } from './chain.js';
+import { bodyOf, GENESIS, recordFromStored, type AuditRecord, type UnsealedRecord } from './chain.js';
 import type { Anchor, AuditQuery, AuditStore, Signature, VerifiableRecord } from './store.js';
 
 export interface PostgresAuditOptions {
@@ -39,9 +39,44 @@ const SCHEMA = `
 `;
 
 // One statement for the whole batch: eight arrays, one row per index.
-const INSERT = `
-  INSERT INTO audit (seq, time, agent, target, outcome, prev_hash, hash, body)
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`;
+/**
+ * One append in one round trip: the function takes the chain lock, reads the head, hashes each record exactly
+ * as chain.ts does — sha256 over "prevHash\nseq\nbody" in UTF-8 — and inserts the batch; the statement is its
+ * own transaction, so the lock goes with its commit. Five round trips per batch (begin, lock, head, insert,
+ * commit) cost more than the rest of an append put together when calls come one at a time.
+ */
+const APPEND_FUNCTION = `
+  CREATE OR REPLACE FUNCTION sluice_audit_append_v1(p_time text[], p_agent text[], p_target text[], p_outcome text[], p_body text[])
+  RETURNS TABLE (seq bigint, prev_hash text, hash text) LANGUAGE plpgsql AS $fn$
+  #variable_conflict use_column
+  DECLARE
+    head_seq bigint;
+    head_hash text;
+    seqs bigint[] := '{}';
+    prevs text[] := '{}';
+    hashes text[] := '{}';
+  BEGIN
+    PERFORM pg_advisory_xact_lock(${CHAIN_LOCK});
+    SELECT a.seq, a.hash INTO head_seq, head_hash FROM audit a ORDER BY a.seq DESC LIMIT 1;
+    IF head_seq IS NULL THEN
+      SELECT an.seq, an.hash INTO head_seq, head_hash FROM audit_anchor an WHERE an.id = 1;
+    END IF;
+    IF head_seq IS NULL THEN
+      head_seq := 0;
+      head_hash := '${GENESIS}';
+    END IF;
+    FOR i IN 1 .. coalesce(array_length(p_body, 1), 0) LOOP
+      prevs := prevs || head_hash;
+      head_seq := head_seq + 1;
+      head_hash := encode(sha256(convert_to(head_hash || E'\\n' || head_seq::text || E'\\n' || p_body[i], 'UTF8')), 'hex');
+      seqs := seqs || head_seq;
+      hashes := hashes || head_hash;
+    END LOOP;
+    INSERT INTO audit (seq, time, agent, target, outcome, prev_hash, hash, body)
+      SELECT * FROM unnest(seqs, p_time, p_agent, p_target, p_outcome, prevs, hashes, p_body);
+    RETURN QUERY SELECT * FROM unnest(seqs, prevs, hashes);
+  END
+  $fn$`;
 
 /** BIGINT comes back from pg as a string (it may exceed 2^53); sequence numbers never do. */
 interface SeqRow {
@@ -133,7 +168,12 @@ export class PostgresAuditStore implements AuditStore {
   async createSchema(): Promise<void> {
     await this.transaction(async (c) => {
       await c.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
+      // The chain hashes bodies as UTF-8 inside the database (see APPEND_FUNCTION): only a UTF-8 database
+      // holds every body as it was made.
+      const { rows } = await c.query<{ server_encoding: string }>('SHOW server_encoding');
+      if (rows[0]?.server_encoding !== 'UTF8') throw new Error(`the database's encoding is ${rows[0]?.server_encoding}; sluice needs UTF8 (CREATE DATABASE … ENCODING 'UTF8')`);
       await c.query(SCHEMA);
+      await c.query(APPEND_FUNCTION);
     });
   }
 
@@ -141,29 +181,15 @@ export class PostgresAuditStore implements AuditStore {
     if (records.length === 0) return [];
     // Bodies are made before the lock is taken: the lock is held only for reading the head, hashing and inserting.
     const bodies = records.map(bodyOf);
-    return this.transaction(async (c) => {
-      // A statement of its own: in READ COMMITTED each statement sees what was committed before it began, so
-      // the head read next includes everything the previous holder of the lock appended.
-      await c.query(`SELECT pg_advisory_xact_lock(${CHAIN_LOCK})`);
-      let head = await this.headOn(c);
-      const sealed = records.map((r, i) => {
-        const seq = head.seq + 1;
-        const record: AuditRecord = { ...r, seq, prevHash: head.hash, hash: hashRecord(head.hash, seq, bodies[i]) };
-        head = record;
-        return record;
-      });
-      await c.query(INSERT, [
-        sealed.map((r) => r.seq),
-        sealed.map((r) => columnText(r.time)),
-        sealed.map((r) => columnText(r.agent)),
-        sealed.map((r) => columnText(r.target)),
-        sealed.map((r) => columnText(r.outcome)),
-        sealed.map((r) => r.prevHash),
-        sealed.map((r) => r.hash),
-        bodies,
-      ]);
-      return sealed;
-    });
+    const { rows } = await this.pool.query<RecordRow>('SELECT seq, prev_hash, hash FROM sluice_audit_append_v1($1, $2, $3, $4, $5)', [
+      records.map((r) => columnText(r.time)),
+      records.map((r) => columnText(r.agent)),
+      records.map((r) => columnText(r.target)),
+      records.map((r) => columnText(r.outcome)),
+      bodies,
+    ]);
+    if (rows.length !== records.length) throw new Error(`the audit database stored ${rows.length} of ${records.length} records`);
+    return records.map((r, i) => ({ ...r, seq: Number(rows[i].seq), prevHash: rows[i].prev_hash, hash: rows[i].hash }));
   }
 
   async query(q: AuditQuery): Promise<AuditRecord[]> {
