@@ -49,7 +49,7 @@ export async function startCluster(body: string, count = 3): Promise<Cluster> {
   const root = mkdtempSync(path.join(tmpdir(), 'sluice-cluster-'));
   const executions = path.join(root, 'executions.log');
   writeFileSync(executions, '');
-  const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  const [redis, postgres] = await startEngines();
   const sessionKey = randomBytes(32).toString('hex');
   const keyFile = path.join(root, 'keys', 'audit-signing-key.pem');
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
@@ -73,16 +73,28 @@ ${body.replaceAll('${REPLICA}', name).replaceAll('${EXECUTIONS}', executions)}`,
     );
     return replicaProcess(name, port, config, sessionKey);
   });
-  // The first replica makes the shared signing key; the others then start side by side.
-  await replicas[0].start();
-  await Promise.all(replicas.slice(1).map((r) => r.start()));
-  const nginx = await startNginx(ports);
+  let nginx: Nginx | undefined;
+  const stopAll = async () => {
+    await Promise.allSettled(replicas.map((r) => r.stop()));
+    await nginx?.stop();
+    await Promise.allSettled([redis.stop(), postgres.stop()]);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    // The first replica makes the shared signing key; the others then start side by side.
+    await replicas[0].start();
+    await Promise.all(replicas.slice(1).map((r) => r.start()));
+    nginx = await startNginx(ports);
+  } catch (err) {
+    await stopAll(); // nothing a failed start began may outlive it
+    throw err;
+  }
   return {
     url: `${nginx.url}/mcp`,
     replicas,
     redis,
     postgres,
-    nginx,
+    nginx: nginx!,
     executions,
     root,
     sessionKey,
@@ -92,13 +104,17 @@ ${body.replaceAll('${REPLICA}', name).replaceAll('${EXECUTIONS}', executions)}`,
       if (made.code !== 0) throw new Error(`token create failed: ${made.stderr}`);
       return made.stdout.trim();
     },
-    stop: async () => {
-      await Promise.all(replicas.map((r) => r.stop()));
-      await nginx.stop();
-      await Promise.all([redis.stop(), postgres.stop()]);
-      rmSync(root, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
+}
+
+/** Redis and Postgres side by side; if one fails to start, the other is stopped before the error goes on. */
+async function startEngines(): Promise<[RedisServer, PostgresServer]> {
+  const [redis, postgres] = await Promise.allSettled([startRedis(), startPostgres()]);
+  if (redis.status === 'fulfilled' && postgres.status === 'fulfilled') return [redis.value, postgres.value];
+  if (redis.status === 'fulfilled') await redis.value.stop();
+  if (postgres.status === 'fulfilled') await postgres.value.stop();
+  throw redis.status === 'rejected' ? redis.reason : (postgres as PromiseRejectedResult).reason;
 }
 
 function replicaProcess(name: string, port: number, config: string, sessionKey: string): Replica {
