@@ -116,7 +116,7 @@ export class Gateway {
 
   private async startOnce(): Promise<void> {
     const inherited = await this.audit?.start().catch((err: Error) => (this.log.error({ err: err.message }, 'could not sign the audit head at start'), 0));
-    if (inherited) this.log.warn({ records: inherited }, 'the audit log had records after its last signed head (a previous process stopped before signing them); signed now');
+    if (inherited) this.log.warn({ records: inherited }, 'the audit log had records after its last signed head (a previous process stopped before signing them, or, on a shared log, another replica had not signed them yet); signed now');
     await Promise.all(this.upstreams.map((u) => u.start()));
     this.rebuild();
     this.sessions.start();

@@ -2,6 +2,7 @@ import type { Principal } from '../identity/principal.js';
 import { SluiceError } from '../protocol/errors.js';
 import { isNotification, isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { SessionMessage, SessionRecord } from '../state/ports.js';
+import { isSessionId, newSessionId } from '../state/seal.js';
 import { dispatch } from './dispatch.js';
 import type { Gateway } from './gateway.js';
 import { ClientSession, type ClientChannel } from './session.js';
@@ -72,9 +73,8 @@ export class LegacySessions {
 
   /** Opens a session with its initialize request; the session exists only if initialize succeeded. */
   async open(principal: Principal, owner: string, initialize: JsonRpcRequest): Promise<{ response: JsonRpcResponse | undefined; session?: ClientSession }> {
-    let id = '';
-    const session = new ClientSession('http', this.channelFor(() => id), principal);
-    id = session.id;
+    const id = newSessionId(this.gateway.state.sealKey);
+    const session = new ClientSession('http', this.channelFor(() => id), principal, false, id);
     const response = await dispatch(this.gateway, session, initialize);
     if (!response || !('result' in response)) return { response };
     this.live.set(session.id, { session, owner, touchedAt: Date.now() });
@@ -84,6 +84,8 @@ export class LegacySessions {
 
   /** The session `id` names, for the client `owner`; SESSION_NOT_FOUND for an unknown, expired or foreign id. */
   async find(id: string, owner: string, principal: Principal): Promise<ClientSession> {
+    // A guessed or forged id is turned away here, before any store is asked (they cost Redis nothing).
+    if (!isSessionId(id, this.gateway.state.sealKey)) throw notFound();
     const live = this.live.get(id);
     if (live) {
       if (live.owner !== owner) throw notFound();

@@ -40,7 +40,7 @@ interface OutgoingRequest {
  * a short-lived session of its own that is never stored.
  */
 export class ClientSession {
-  /** Unguessable: 128 random bits. For HTTP it is also bound to the client that opened it (see legacy-sessions.ts). */
+  /** Unguessable: 128 random bits (a legacy HTTP session's also sealed, and bound to the client that opened it: see legacy-sessions.ts). */
   readonly id: string;
   protocolVersion?: string;
   clientInfo?: Params;
@@ -68,7 +68,7 @@ export class ClientSession {
     /** Who is calling: resolved once by the transport, never changed afterwards. */
     readonly principal: Principal | undefined,
     readonly stateless = false,
-    /** Given only when a stored session is resumed (after a restart); new sessions get a fresh random id. */
+    /** A legacy HTTP session's sealed id (see state/seal.ts); others get a fresh random one. */
     id?: string,
   ) {
     this.id = id ?? randomBytes(16).toString('hex');

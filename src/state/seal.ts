@@ -32,6 +32,27 @@ export function unseal(token: string, key: Buffer): Record<string, unknown> | un
   return typeof exp === 'number' && exp > Date.now() ? (payload as Record<string, unknown>) : undefined;
 }
 
+/**
+ * A legacy session id: 128 random bits and a MAC over them (`<32 hex>.<22 base64url>`). Any replica with the
+ * key tells an id we issued from a guessed or forged one before it looks anything up.
+ */
+export function newSessionId(key: Buffer): string {
+  const random = randomBytes(16).toString('hex');
+  return `${random}.${sessionMac(random, key)}`;
+}
+
+/** Whether `id` is one that `newSessionId` made with this key. */
+export function isSessionId(id: string, key: Buffer): boolean {
+  const m = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{22})$/.exec(id);
+  if (!m) return false;
+  const given = Buffer.from(m[2]);
+  const expected = Buffer.from(sessionMac(m[1], key));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+// Its own label in the MAC: a session id can never pass for a sealed token, nor the other way round.
+const sessionMac = (random: string, key: Buffer) => mac(`sluice-session-id:${random}`, key).slice(0, 22);
+
 function mac(body: string, key: Buffer): string {
   return createHmac('sha256', key).update(body).digest('base64url');
 }

@@ -90,3 +90,20 @@ describe('Redis going away under a running gateway', () => {
     }
   });
 });
+
+describe('sealed legacy session ids', () => {
+  it('are issued under the session key, and one forged, altered or made under another key is "not found" on any replica', async () => {
+    const { isSessionId, newSessionId } = await import('../../src/state/seal.js');
+    const key = randomBytes(32);
+    const id = newSessionId(key);
+    expect(id).toMatch(/^[0-9a-f]{32}\.[A-Za-z0-9_-]{22}$/);
+    expect(isSessionId(id, key)).toBe(true);
+    expect(isSessionId(id, randomBytes(32))).toBe(false); // another deployment's key
+    const [random, mac] = id.split('.');
+    const flipped = `${random.slice(0, -1)}${random.endsWith('0') ? '1' : '0'}.${mac}`;
+    expect(isSessionId(flipped, key)).toBe(false); // a neighbouring id under the same MAC
+    expect(isSessionId(`${random}.${'A'.repeat(22)}`, key)).toBe(false);
+    expect(isSessionId('0'.repeat(32), key)).toBe(false); // the old, unsealed form
+    expect(isSessionId(`${id}x`, key)).toBe(false);
+  });
+});

@@ -17,8 +17,8 @@ export interface Replica {
   name: string;
   url: string;
   config: string;
-  /** kill -9: no shutdown, no goodbye. */
-  kill(): void;
+  /** kill -9: no shutdown, no goodbye. Resolves when the process is gone. */
+  kill(): Promise<void>;
   /** Starts it again on the same port and data dir; resolves when it is ready. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -125,7 +125,13 @@ function replicaProcess(name: string, port: number, config: string, sessionKey: 
     name,
     url,
     config,
-    kill: () => child?.kill('SIGKILL'),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        const c = child;
+        if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      }),
     start: async () => {
       output = '';
       child = spawn(process.execPath, [...SLUICE_NODE_ARGS, 'serve', '--config', config], {

@@ -51,7 +51,7 @@ describe('client input is checked before it is forwarded', () => {
       expect(res.json(), JSON.stringify(params)).toMatchObject({ error: { code: -32602, message } });
       expect(res.headers.get('mcp-session-id')).toBeNull();
     }
-    expect((await init(good)).headers.get('mcp-session-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect((await init(good)).headers.get('mcp-session-id')).toMatch(/^[0-9a-f]{32}\.[A-Za-z0-9_-]{22}$/);
   });
 });
 

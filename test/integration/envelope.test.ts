@@ -136,7 +136,7 @@ describe('HTTP hygiene', () => {
   it('issues unguessable session ids and refuses unknown ones with 404', async () => {
     const a = await rawSession(gw.url);
     const b = await rawSession(gw.url);
-    expect(a.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(a.id).toMatch(/^[0-9a-f]{32}\.[A-Za-z0-9_-]{22}$/);
     expect(a.id).not.toBe(b.id);
     const res = await postRaw(gw.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { 'mcp-session-id': '0'.repeat(32) });
     expect(res.status).toBe(404);

@@ -128,7 +128,7 @@ describe('a restart', () => {
     const auth = { authorization: `Bearer ${tokens.alice}` };
     const init = await postRaw(gw!.url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }), auth);
     const id = init.headers.get('mcp-session-id')!;
-    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(id).toMatch(/^[0-9a-f]{32}\.[A-Za-z0-9_-]{22}$/);
     await restart();
     const list = (token: string) => postRaw(gw!.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { authorization: `Bearer ${token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
     // Someone else presenting the id gets the same 404 as for an unknown one.
