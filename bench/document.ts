@@ -132,6 +132,14 @@ ${d.extra ? `\n${d.extra}\n` : ''}
     loopback only), \`audit: { enabled: false }\` and the role \`{ default: allow, onFlowViolation: allow,
     filters: { secret: off, pii: off, injection: off } }\`: no rules, no rate limit, no filters, no audit log,
     the cheapest the pipeline can be. The aim for security on is at least 90% of these calls/s.
+  - **on shared state** (\`sluice-shared\`): the security-on configuration plus \`state.url\` (a redis-server on
+    loopback, started by the bench) and \`audit.url\` (an embedded Postgres 18 on loopback with fsync and
+    synchronous_commit on, as a server ships), \`SLUICE_SESSION_KEY\` set, the token in Redis: one replica,
+    compared with the embedded defaults (aim: at least 80% of their calls/s). \`BENCH_PG_FSYNC=0\` runs Postgres
+    without fsync.
+  - **a cluster** (\`sluice-cluster\`): three such replicas behind nginx with the shipped \`deploy/nginx.conf\`
+    (round robin, no stickiness), on the same two cores: it shows what the extra hops cost, not scaling. CPU per
+    call is the sluice processes' own; Redis, Postgres and nginx are not counted.
 - **mcp-proxy**: \`mcp-proxy --host 127.0.0.1 --port <port> --server stream -- node <server-everything> stdio\`
   (one shared server process, like sluice).
 - **supergateway**: \`supergateway --stdio "node <server-everything> stdio" --outputTransport streamableHttp
@@ -160,10 +168,11 @@ ${d.extra ? `\n${d.extra}\n` : ''}
 
 \`npm run bench\` rewrites this file. Environment variables: \`BENCH_QUICK=1\` (a smoke run; prints only),
 \`BENCH_ROUNDS\`, \`BENCH_CALLS\`, \`BENCH_WARMUP\`, \`BENCH_WARMUP_ROUND\`, \`BENCH_MAX_SECONDS\`,
-\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,sluice-open,mcp-proxy,supergateway\`,
+\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,sluice-noaudit,sluice-open,sluice-shared,sluice-cluster,mcp-proxy,supergateway\`,
 \`BENCH_CLIENTS=sdk,lean\` (a narrowed run prints only), \`BENCH_OUT=<file>\` (\`BENCH_OUT=\` to print only),
 \`BENCH_CHOKEPOINT_CALLS\` (calls of the in-process chokepoint measurement; 0 skips it), and
 \`BENCH_SLUICE_NODE_ARGS\` (e.g. \`--cpu-prof --cpu-prof-dir=/tmp/prof\` to profile sluice under load; it applies
-to both sluice processes). \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone.
+to every sluice process). \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone;
+\`node --import tsx bench/audit-postgres.ts\` the audit log's write rate on Postgres with one and three writers.
 `;
 }
