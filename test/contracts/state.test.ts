@@ -8,23 +8,8 @@ import { redisState } from '../../src/state/redis-state.js';
 import { sqliteState } from '../../src/state/sqlite-state.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
-import type { PendingApproval } from '../../src/state/ports.js';
 
-const pendingFor = (id: string): PendingApproval => ({
-  id,
-  agent: 'alice',
-  session: 's1',
-  tool: 'files__write_file',
-  arguments: { path: '/tmp/x' },
-  label: 'trusted/public',
-  step: 'tool-rule',
-  reason: 'needs a human',
-  requestedAt: new Date().toISOString(),
-  expiresAt: new Date(Date.now() + 60_000).toISOString(),
-  definitionHash: 'd'.repeat(64),
-  argumentsHash: 'a'.repeat(64),
-});
-import { stateContract } from './state.js';
+import { pending, stateContract } from './state.js';
 
 stateContract('memory', async () => ({ state: memoryState() }));
 
@@ -103,7 +88,7 @@ describe('redis state shared by replicas', () => {
 
     const changed: number[] = [];
     a.approvals.watch(() => changed.push(1));
-    await a.approvals.add({ ...pendingFor('p1'), session: 's1' });
+    await a.approvals.add(pending('p1'));
     const verdict = a.approvals.wait('p1');
     expect((await b.approvals.list()).map((p) => p.id)).toEqual(['p1']);
     const [first, second] = await Promise.all([b.approvals.settle('p1', { granted: true, outcome: 'granted', by: 'ops' }), a.approvals.settle('p1', { granted: false, outcome: 'denied', by: 'other' })]);

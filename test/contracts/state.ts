@@ -12,7 +12,8 @@ export interface StateUnderTest {
   reopen?: () => Promise<StateStores>;
 }
 
-const pending = (id: string, session = 's1'): PendingApproval => ({
+/** An approval request as a gateway would add it (the redis tests across replicas use it too). */
+export const pending = (id: string, session = 's1'): PendingApproval => ({
   id,
   agent: 'alice',
   session,
