@@ -56,6 +56,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     });
     const bound = http.server.address() as AddressInfo;
     address = { host: bound.address, port: bound.port };
+    gateway.oauth?.listeningAt(`http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`);
     log.info({ url: `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`, ws: '/ws' }, 'sluice listening');
   }
   /**

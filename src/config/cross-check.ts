@@ -32,6 +32,10 @@ export function crossCheck(raw: RawConfig): CrossProblem[] {
     if (!LOOPBACK.test(host)) problems.push({ path: ['auth', 'required'], message: `authentication may be switched off only on a loopback address, and listen is ${host}` });
     if (auth.anonymousAgent === undefined) problems.push({ path: ['auth', 'required'], message: 'with authentication off, `auth.anonymousAgent` must name who unauthenticated clients are' });
   }
+  for (const [scope, role] of Object.entries(auth.oauth?.scopes ?? {})) {
+    if (!Object.hasOwn(roles, role)) problems.push({ path: ['auth', 'oauth', 'scopes', scope], message: `unknown role "${role}"; declared roles: ${roleNames}` });
+  }
+  if (auth.oauth && Object.keys(auth.oauth.scopes).length === 0) problems.push({ path: ['auth', 'oauth', 'scopes'], message: 'map at least one scope to a role: a token with no mapped scope is refused' });
   for (const [name, role] of Object.entries(roles)) {
     for (const glob of [...Object.keys(role.tools ?? {}), ...Object.keys(role.rateLimit?.tools ?? {})]) {
       if (!validGlob(glob)) problems.push({ path: ['roles', name, 'tools'], key: glob, message: `invalid glob "${glob}"` });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Label } from '../ifc/label.js';
+import { OAUTH_ALGORITHMS } from './security-schema.js';
 import type { RawConfig, RawServer, RoleConfig, SecurityConfig, ServerCommon } from './schema.js';
 
 /** Data from an upstream is untrusted unless the operator says otherwise. */
@@ -32,8 +33,17 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       },
     };
   }
+  const oauth = raw.auth?.oauth;
   return {
     authRequired: raw.auth?.required ?? true,
+    oauth: oauth && {
+      issuer: oauth.issuer,
+      audience: oauth.audience,
+      scopes: Object.entries(oauth.scopes),
+      algorithms: oauth.algorithms ?? [...OAUTH_ALGORITHMS],
+      clockSkewSeconds: oauth.clockSkewSeconds ?? 30,
+      jwksCooldownMs: (oauth.jwksCooldownSeconds ?? 30) * 1000,
+    },
     anonymousAgent: raw.auth?.anonymousAgent,
     stdioAgent: raw.auth?.stdioAgent,
     tokensFile: path.resolve(baseDir, raw.auth?.tokensFile ?? path.join(raw.dataDir ?? '.sluice', 'tokens.json')),

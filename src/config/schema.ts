@@ -191,8 +191,20 @@ export interface ApprovalsConfig {
   keepAliveMs: number;
 }
 
+export interface OAuthConfig {
+  issuer: string;
+  /** Unset: the gateway's own /mcp URL. */
+  audience?: string;
+  /** In config order: the first mapped scope a token carries picks its role. */
+  scopes: [scope: string, role: string][];
+  algorithms: string[];
+  clockSkewSeconds: number;
+  jwksCooldownMs: number;
+}
+
 export interface SecurityConfig {
   authRequired: boolean;
+  oauth?: OAuthConfig;
   anonymousAgent?: string;
   stdioAgent?: string;
   tokensFile: string;

@@ -85,6 +85,31 @@ export const roleSchema = z
 
 export const agentSchema = z.object({ role: z.string().min(1), description: z.string().optional() }).strict();
 
+/** https, or http on a loopback address only (a local IdP in development and tests). */
+const secureUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https:\/\//.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), 'must be an https:// URL (http:// only on a loopback address)');
+
+export const OAUTH_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+
+export const oauthSchema = z
+  .object({
+    /** The authorization server; its metadata (OIDC discovery or RFC 8414) names the JWKS that verifies tokens. */
+    issuer: secureUrl,
+    /** This gateway's canonical resource URI, the `aud` tokens must carry (default: its own /mcp URL). */
+    audience: z.string().url().optional(),
+    /** Granted scope → sluice role; of several mapped scopes a token carries, the first in this order wins. */
+    scopes: z.record(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope is printable ASCII without spaces, quotes or backslashes'), z.string().min(1)),
+    /** Signature algorithms accepted (asymmetric only: never none, never HS*). */
+    algorithms: z.array(z.enum(OAUTH_ALGORITHMS)).min(1).optional(),
+    /** Tolerance for exp/nbf/iat, for clocks that drift. */
+    clockSkewSeconds: z.number().min(0).max(300).optional(),
+    /** Fewest seconds between two JWKS fetches: tokens with unknown key ids cannot make sluice hammer the IdP. */
+    jwksCooldownSeconds: z.number().min(0).max(3600).optional(),
+  })
+  .strict();
+
 export const authSchema = z
   .object({
     /** Off only when switched off explicitly, and then only on a loopback address. */
@@ -95,6 +120,8 @@ export const authSchema = z
     stdioAgent: z.string().optional(),
     /** Where token hashes live; relative to the config file. */
     tokensFile: z.string().optional(),
+    /** OAuth 2.1 resource server: access tokens from this issuer, beside sluice's own tokens. */
+    oauth: oauthSchema.optional(),
   })
   .strict();
 

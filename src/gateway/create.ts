@@ -10,6 +10,7 @@ import type { DecisionEvent } from '../policy/decision.js';
 import { Hooks } from '../policy/hooks.js';
 import { Security } from '../policy/security.js';
 import type { StateStores, TokenStore } from '../state/ports.js';
+import { OAuthResource } from '../identity/oauth-resource.js';
 import { Gateway } from './gateway.js';
 import { openState } from './open-state.js';
 import { auditStoreFor, tokenStoreFor } from './stores.js';
@@ -56,7 +57,8 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
     recorder,
     approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
   });
-  gateway = new Gateway({ config, log, security, approvals, state, audit });
+  const oauth = config.security.oauth && new OAuthResource(config.security.oauth);
+  gateway = new Gateway({ config, log, security, approvals, state, audit, oauth });
   return gateway;
 }
 

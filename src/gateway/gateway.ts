@@ -13,6 +13,7 @@ import { AuthFailures } from './auth-failures.js';
 import { Catalog } from './catalog.js';
 import { FanOut } from './fan-out.js';
 import { ParkedRelay } from './parked-relay.js';
+import type { OAuthResource } from '../identity/oauth-resource.js';
 import { ParkedCalls } from './input-required.js';
 import type { ClientSession } from './session.js';
 import { Sessions } from './sessions.js';
@@ -29,6 +30,8 @@ export interface GatewayParts {
   approvals: ApprovalQueue;
   state: StateStores;
   audit?: AuditLog;
+  /** The OAuth resource server, when `auth.oauth` is configured. */
+  oauth?: OAuthResource;
 }
 
 /** How long a list waits for the upstreams' first connection attempt at startup. */
@@ -51,6 +54,7 @@ export class Gateway {
   readonly approvals: ApprovalQueue;
   readonly state: StateStores;
   readonly audit?: AuditLog;
+  readonly oauth?: OAuthResource;
   readonly upstreams: Upstream[];
   readonly sessions: Sessions;
   readonly subscriptions: Subscriptions;
@@ -75,6 +79,7 @@ export class Gateway {
     this.approvals = parts.approvals;
     this.state = parts.state;
     this.audit = parts.audit;
+    this.oauth = parts.oauth;
     this.parked = new ParkedCalls(parts.state.sealKey, parts.state.bus.replicaId);
     this.parkedRelay = new ParkedRelay(this.parked, parts.state.bus, this.log);
     this.subscriptions = new Subscriptions(this.log);

@@ -9,9 +9,12 @@ export interface Principal {
   /** The role that agent has; undefined for the operator, who has no tool permissions. */
   role?: string;
   /** How the identity was established. */
-  via: 'token' | 'stdio' | 'anonymous';
+  via: 'token' | 'stdio' | 'anonymous' | 'oauth';
   /** Hash of the token used, to bind sessions to it. */
   tokenHash?: string;
+  /** For OAuth: the issuer of the token, and the hash of issuer + subject that binds sessions to that identity. */
+  issuer?: string;
+  subjectKey?: string;
 }
 
 /** The role of a declared agent; the name may come from a token file, so it is looked up as an own property only. */

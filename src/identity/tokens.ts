@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TokenEntry, TokenStore } from '../state/ports.js';
-import { hashToken, newToken } from '../state/token-hash.js';
+import { hashToken, newToken, SLUICE_TOKEN_PREFIX } from '../state/token-hash.js';
 
 /** The name operator tokens are issued to; no agent may have it (agent names cannot contain `:`). */
 export const ADMIN = 'admin:operator';
@@ -11,7 +11,7 @@ interface StoredToken extends TokenEntry {
   sha256: string;
 }
 
-export { hashToken };
+export { hashToken, SLUICE_TOKEN_PREFIX };
 
 /** A short fingerprint of a presented token, for records of refused logins: enough to tell tokens apart, never the token. */
 export function tokenFingerprint(token: string): string {

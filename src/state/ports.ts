@@ -139,7 +139,7 @@ export interface SessionRecord {
   owner: string;
   agent: string;
   role?: string;
-  via: 'token' | 'stdio' | 'anonymous';
+  via: 'token' | 'stdio' | 'anonymous' | 'oauth';
   tokenHash?: string;
   transport: 'http';
   protocolVersion: string;

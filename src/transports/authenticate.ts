@@ -1,6 +1,12 @@
 import type { Gateway } from '../gateway/gateway.js';
 import { resolveBearer, type Resolution } from '../identity/principal.js';
-import { ADMIN } from '../identity/tokens.js';
+import { ADMIN, SLUICE_TOKEN_PREFIX } from '../identity/tokens.js';
+
+/** The WWW-Authenticate header for a refusal: OAuth's challenge when the gateway is a resource server. */
+export function challengeFor(gateway: Gateway, who: Extract<Resolution, { ok: false }>): string | undefined {
+  if (gateway.oauth) return gateway.oauth.challenge(who);
+  return who.status === 401 ? BEARER_CHALLENGE : undefined;
+}
 
 /**
  * The 401 challenge. A bare `Bearer` sends OAuth-aware clients (mcp-remote, the Inspector) looking for OAuth
@@ -15,6 +21,9 @@ export const BEARER_CHALLENGE =
  * they carry no tool permissions, so they are refused here rather than given an empty role.
  */
 export async function authenticate(gateway: Gateway, authorization: string | undefined): Promise<Resolution> {
+  // A bearer token that is not one of sluice's own goes to the authorization server's rules, when there is one.
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (gateway.oauth && gateway.config.security.authRequired && bearer !== undefined && !bearer.startsWith(SLUICE_TOKEN_PREFIX)) return gateway.oauth.resolve(bearer);
   const who = await resolveBearer(authorization, gateway.config.security, gateway.security.tokens);
   if (who.ok && who.principal.agent === ADMIN) return { ok: false, status: 403, reason: 'operator tokens are for the admin API, not for MCP clients' };
   return who;

@@ -21,7 +21,7 @@ import type { Principal } from '../identity/principal.js';
 import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
 import { serveConsole } from './console-files.js';
-import { authenticate, BEARER_CHALLENGE } from './authenticate.js';
+import { authenticate, challengeFor } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 import { LegacySse } from './legacy-sse.js';
 import { EventStream, Exchange } from './sse.js';
@@ -94,6 +94,7 @@ export class HttpFront {
       const status = this.gateway.status();
       return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
     }
+    if (path === '/.well-known/oauth-protected-resource' || path === '/.well-known/oauth-protected-resource/mcp') return this.protectedResource(req, res);
     if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
     if ((path === '/console' || path.startsWith('/console/')) && req.method === 'GET') return void serveConsole(path, res);
     const sse = (path === '/sse' && req.method === 'GET') || (path === '/messages' && req.method === 'POST');
@@ -105,11 +106,19 @@ export class HttpFront {
     });
   }
 
+  /** RFC 9728 Protected Resource Metadata: how an OAuth client finds the authorization server. */
+  private protectedResource(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') return this.reply(res, { status: 405, headers: { allow: 'GET' } });
+    if (!this.gateway.oauth) return this.reply(res, { status: 404, body: { error: 'this gateway takes sluice tokens, not OAuth (no auth.oauth in its config)' } as never });
+    this.reply(res, { status: 200, body: this.gateway.oauth.metadata() as never, headers: { 'cache-control': 'max-age=300' } });
+  }
+
   private async mcp(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const who = await authenticate(this.gateway, req.headers.authorization);
     if (!who.ok) {
       this.gateway.authFailures.note(req.socket.remoteAddress ?? '', path, who);
-      const headers: Record<string, string> = who.status === 401 ? { 'www-authenticate': BEARER_CHALLENGE } : {};
+      const challenge = challengeFor(this.gateway, who);
+      const headers: Record<string, string> = challenge ? { 'www-authenticate': challenge } : {};
       return this.reply(res, { ...jsonError(who.status, ErrorCode.TransportError, who.status === 401 ? `Unauthorized: ${who.reason}` : `Forbidden: ${who.reason}`), headers });
     }
     const principal = who.principal;
@@ -372,6 +381,8 @@ function idOf(message: JsonRpcMessage): RequestId | null {
  * by anyone else is refused.
  */
 function clientKey(req: IncomingMessage, principal: Principal): string {
+  // An OAuth client refreshes its token: its sessions are bound to who it is (issuer + subject), not to one token.
+  if (principal.subjectKey) return `oauth:${principal.subjectKey}`;
   if (principal.tokenHash) return `token:${principal.tokenHash}`;
   const auth = req.headers.authorization;
   return auth ? `header:${hashToken(auth)}` : `addr:${req.socket.remoteAddress ?? ''}`;

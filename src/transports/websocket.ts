@@ -5,7 +5,7 @@ import type { FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Principal } from '../identity/principal.js';
-import { authenticate, BEARER_CHALLENGE } from './authenticate.js';
+import { authenticate, challengeFor } from './authenticate.js';
 import { checkLocalRequest } from './guards.js';
 
 /**
@@ -28,7 +28,9 @@ export function attachWebSocket(gateway: Gateway, front: FrontDoor, server: Serv
     void authenticate(gateway, req.headers.authorization).then((who) => {
       if (!who.ok) {
         gateway.authFailures.note(req.socket.remoteAddress ?? '', '/ws', who);
-        return refuse(who.status === 401 ? `401 Unauthorized\r\nWWW-Authenticate: ${BEARER_CHALLENGE}` : '403 Forbidden', who.reason);
+        const challenge = challengeFor(gateway, who);
+        const status = who.status === 401 ? '401 Unauthorized' : '403 Forbidden';
+        return refuse(challenge ? `${status}\r\nWWW-Authenticate: ${challenge}` : status, who.reason);
       }
       wss.handleUpgrade(req, socket, head, (ws) => serveSocket(front, ws, who.principal));
     });

@@ -1,0 +1,94 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { exportJWK, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+import { freePort } from './spawn.js';
+
+export interface SigningKey {
+  kid: string;
+  /** The private key as a JWK (what the IdP signs with); tests sign their own tokens with it too. */
+  privateJwk: JWK;
+}
+
+export interface IdentityProvider {
+  issuer: string;
+  keys: SigningKey[];
+  /** How often the JWKS was fetched. */
+  jwksFetches(): number;
+  /** A client-credentials access token for `resource` with `scope`, from the real token endpoint. */
+  clientToken(options: { resource: string; scope: string; client?: 'svc' | 'reader' }): Promise<string>;
+  /** Restarts the IdP on the same address with new signing keys (a key rotation). */
+  rotate(keys: SigningKey[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** An RSA signing key with a fresh key id. */
+export async function newSigningKey(): Promise<SigningKey> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = randomBytes(6).toString('hex');
+  return { kid, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } };
+}
+
+/**
+ * A real OAuth 2.1 / OpenID Connect provider (panva's oidc-provider) on loopback: resource indicators, so an
+ * access token's `aud` is the resource asked for, issued as a JWT; client credentials for two confidential
+ * clients (`svc` may ask for every scope, `reader` only for mcp:read).
+ */
+export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp:write']): Promise<IdentityProvider> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  let keys = [await newSigningKey()];
+  let fetches = 0;
+  let server: Server | undefined;
+  const start = async () => {
+    const provider = new Provider(issuer, {
+      clients: [
+        { client_id: 'svc', client_secret: 'svc-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: scopes.join(' ') },
+        { client_id: 'reader', client_secret: 'reader-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'mcp:read' },
+      ],
+      jwks: { keys: keys.map((k) => k.privateJwk) as never },
+      ttl: { ClientCredentials: 600, AccessToken: 600 },
+      scopes: ['openid', ...scopes],
+      features: {
+        devInteractions: { enabled: false },
+        clientCredentials: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          getResourceServerInfo: (_ctx: unknown, resource: string) => ({ scope: scopes.join(' '), audience: resource, accessTokenTTL: 600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+        },
+      },
+    } as never);
+    provider.use(async (ctx, next) => {
+      if (ctx.path === '/jwks') fetches++;
+      await next();
+    });
+    await new Promise<void>((resolve) => {
+      server = provider.listen(port, '127.0.0.1', () => resolve());
+    });
+  };
+  const stop = () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await start();
+  return {
+    issuer,
+    get keys() {
+      return keys;
+    },
+    jwksFetches: () => fetches,
+    clientToken: async ({ resource, scope, client = 'svc' }) => {
+      const res = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client}:${client}-secret`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+      });
+      const body = (await res.json()) as { access_token?: string; error?: string; error_description?: string };
+      if (!body.access_token) throw new Error(`token endpoint: ${res.status} ${body.error}: ${body.error_description}`);
+      return body.access_token;
+    },
+    rotate: async (next) => {
+      await stop();
+      keys = next;
+      await start();
+    },
+    stop,
+  };
+}
