@@ -11,6 +11,9 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { newSigningKey, startIdentityProvider, type IdentityProvider, type SigningKey } from '../helpers/oidc.js';
 import { EVERYTHING } from '../helpers/servers.js';
 import { upgradeOutcome } from '../helpers/ws-client.js';
+import { startRecordingUpstream, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import type { DecisionEvent } from '../../src/policy/decision.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * sluice as an OAuth 2.1 resource server in front of a real authorization server (oidc-provider on loopback,
@@ -19,11 +22,14 @@ import { upgradeOutcome } from '../helpers/ws-client.js';
  */
 let idp: IdentityProvider;
 let gw: TestGateway;
+let recorder: RecordingUpstream;
+const decisions: DecisionEvent[] = [];
 let staticToken: string;
 let base: string;
 
 beforeAll(async () => {
   idp = await startIdentityProvider();
+  recorder = await startRecordingUpstream();
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-oauth-'));
   gw = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
@@ -37,18 +43,24 @@ agents:
   alice: { role: writer }
 roles:
   reader: { default: deny, tools: { "everything__echo": allow } }
-  writer: { default: deny, tools: { "everything__*": allow } }
+  writer: { default: deny, tools: { "everything__*": allow, "remote__*": allow } }
 mcpServers:
   everything:
     command: node
     args: [${JSON.stringify(EVERYTHING)}, stdio]
+  remote:
+    type: http
+    url: ${recorder.url}
+    headers: { Authorization: "Bearer upstream-credential-from-config" }
 `);
+  gw.gateway.events.on('decision', (e) => decisions.push(e));
   base = gw.url.replace(/\/mcp$/, '');
   staticToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('alice').token;
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();
   await idp?.stop();
+  await recorder?.stop();
 });
 
 const sign = async (key: SigningKey, claims: JWTPayload, header: Record<string, unknown> = {}) =>
@@ -152,6 +164,19 @@ describe('tokens from the authorization server', () => {
   });
 });
 
+describe('the caller\'s token stays with sluice', () => {
+  it('never reaches an upstream: it sees only the credential the config gives it', async () => {
+    const token = await idp.clientToken({ resource: gw.url, scope: 'mcp:read mcp:write' });
+    const client = await connect(token);
+    const result = await client.callTool({ name: 'remote__whoami', arguments: {} });
+    expect(result.isError).toBeFalsy(); // (its text echoes the header, which sluice's secret filter redacts)
+    expect(recorder.authorizations.length).toBeGreaterThan(0);
+    expect(recorder.authorizations.every((a) => a === 'Bearer upstream-credential-from-config')).toBe(true);
+    expect(recorder.authorizations.join('\n')).not.toContain(token.slice(0, 40));
+    await client.close();
+  });
+});
+
 describe('tokens that must be refused', () => {
   it('refuses every forgery and every token that is not for this gateway now', async () => {
     const key = idp.keys[0];
@@ -177,6 +202,11 @@ describe('tokens that must be refused', () => {
       expect(res.headers.get('www-authenticate'), what).toMatch(/^Bearer error="invalid_token"/);
       expect(res.text, what).toMatch(reason);
     }
+    // Every refusal is in the audit log (coalesced per source and second), naming the reason, never the token.
+    const refusals = () => decisions.filter((d) => d.method === 'authenticate' && d.outcome === 'deny');
+    await waitFor(() => refusals().some((d) => /more refused logins? in 1 s/.test(d.reason ?? '')), 3000, 'the coalesced refusals recorded');
+    expect(refusals().some((d) => /distinct tokens?: sha256:/.test(d.client ?? ''))).toBe(true);
+    expect(JSON.stringify(decisions)).not.toContain(real);
   });
 
   it('fetches the JWKS only a handful of times for 200 tokens with random key ids', async () => {
