@@ -43,6 +43,7 @@ export function normaliseSecurity(raw: RawConfig, baseDir: string): SecurityConf
       algorithms: oauth.algorithms ?? [...OAUTH_ALGORITHMS],
       clockSkewSeconds: oauth.clockSkewSeconds ?? 30,
       jwksCooldownMs: (oauth.jwksCooldownSeconds ?? 30) * 1000,
+      introspection: oauth.introspection,
     },
     anonymousAgent: raw.auth?.anonymousAgent,
     stdioAgent: raw.auth?.stdioAgent,

@@ -200,6 +200,7 @@ export interface OAuthConfig {
   algorithms: string[];
   clockSkewSeconds: number;
   jwksCooldownMs: number;
+  introspection?: { url?: string; clientId: string; clientSecret: string };
 }
 
 export interface SecurityConfig {

@@ -107,6 +107,16 @@ export const oauthSchema = z
     clockSkewSeconds: z.number().min(0).max(300).optional(),
     /** Fewest seconds between two JWKS fetches: tokens with unknown key ids cannot make sluice hammer the IdP. */
     jwksCooldownSeconds: z.number().min(0).max(3600).optional(),
+    /** Opaque (non-JWT) access tokens are checked by token introspection (RFC 7662) with these client credentials. */
+    introspection: z
+      .object({
+        /** Default: the introspection_endpoint of the issuer's metadata. */
+        url: secureUrl.optional(),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -29,6 +29,7 @@ const FETCH_TIMEOUT_MS = 5_000;
  */
 export class OAuthVerifier {
   private jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private metadata?: IssuerMetadata;
   private discovering?: Promise<void>;
   private discoveryFailedAt = -Infinity;
   private readonly cache = new Map<string, VerifiedToken & { until: number }>();
@@ -45,24 +46,61 @@ export class OAuthVerifier {
     const cached = this.cache.get(key);
     if (cached && cached.until > now) return { ok: true, token: cached };
     if (cached) this.cache.delete(key);
-    if (!looksLikeJwt(token)) return { ok: false, reason: 'not a JWT access token from the configured issuer' };
+    const jwt = looksLikeJwt(token);
+    if (!jwt && !this.config.introspection) return { ok: false, reason: 'not a JWT access token from the configured issuer' };
     try {
-      const jwks = await this.keys();
-      const { payload } = await jwtVerify(token, jwks, {
-        issuer: this.config.issuer,
-        audience: this.audience(),
-        algorithms: this.config.algorithms,
-        clockTolerance: this.config.clockSkewSeconds,
-        requiredClaims: ['exp'],
-      });
-      const verified = tokenOf(payload, this.config.issuer);
-      if (!verified) return { ok: false, reason: 'the token names no subject (sub or client_id)' };
+      const verified = jwt ? await this.verifyJwt(token) : await this.introspect(token);
+      if (!verified.ok) return verified;
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      this.cache.set(key, { ...verified, until: Math.min(verified.expiresAt, now + CACHE_MS) });
-      return { ok: true, token: verified };
+      this.cache.set(key, { ...verified.token, until: Math.min(verified.token.expiresAt, now + CACHE_MS) });
+      return verified;
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
+  }
+
+  private async verifyJwt(token: string): Promise<Verification> {
+    const { payload } = await jwtVerify(token, await this.keys(), {
+      issuer: this.config.issuer,
+      audience: this.audience(),
+      algorithms: this.config.algorithms,
+      clockTolerance: this.config.clockSkewSeconds,
+      requiredClaims: ['exp'],
+    });
+    const verified = tokenOf(payload, this.config.issuer);
+    return verified ? { ok: true, token: verified } : { ok: false, reason: 'the token names no subject (sub or client_id)' };
+  }
+
+  /**
+   * An opaque token, asked about at the introspection endpoint (RFC 7662) with sluice's own client
+   * credentials. Active, for this very resource, from this issuer, and not expired — else refused.
+   */
+  private async introspect(token: string): Promise<Verification> {
+    const settings = this.config.introspection!;
+    const url = settings.url ?? (await this.issuerMetadata()).introspectionEndpoint;
+    if (!url) throw new Error('the issuer\'s metadata names no introspection_endpoint (set auth.oauth.introspection.url)');
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      redirect: 'error',
+    });
+    if (!res.ok) throw new Error(`the introspection endpoint answered ${res.status}`);
+    const info = (await res.json()) as JWTPayload & { active?: unknown };
+    if (info.active !== true) return { ok: false, reason: 'the authorization server says the token is not active' };
+    if (info.iss !== undefined && info.iss !== this.config.issuer) return { ok: false, reason: 'the token comes from another issuer' };
+    const audiences = Array.isArray(info.aud) ? info.aud : info.aud === undefined ? [] : [info.aud];
+    if (!audiences.includes(this.audience())) return { ok: false, reason: 'the token was issued for another resource (aud)' };
+    const skew = this.config.clockSkewSeconds * 1000;
+    if (typeof info.exp !== 'number' || info.exp * 1000 + skew <= Date.now()) return { ok: false, reason: 'the token has expired' };
+    if (typeof info.nbf === 'number' && info.nbf * 1000 - skew > Date.now()) return { ok: false, reason: 'the token is not valid yet (nbf)' };
+    const verified = tokenOf(info, this.config.issuer);
+    return verified ? { ok: true, token: verified } : { ok: false, reason: 'the token names no subject (sub or client_id)' };
   }
 
   /** The issuer's key set, found once through its metadata; a failed discovery is retried after a pause. */
@@ -85,18 +123,30 @@ export class OAuthVerifier {
     return this.jwks!;
   }
 
-  /** OIDC discovery, else RFC 8414 metadata; the document must name this very issuer (no mix-up). */
   private async discover(): Promise<string> {
+    return (await this.issuerMetadata()).jwksUri;
+  }
+
+  /** OIDC discovery, else RFC 8414 metadata; the document must name this very issuer (no mix-up). Read once. */
+  private async issuerMetadata(): Promise<IssuerMetadata> {
+    if (this.metadata) return this.metadata;
     for (const url of metadataUrls(this.config.issuer)) {
       const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' }).catch(() => undefined);
       if (!res?.ok) continue;
-      const doc = (await res.json().catch(() => undefined)) as { issuer?: unknown; jwks_uri?: unknown } | undefined;
+      const doc = (await res.json().catch(() => undefined)) as { issuer?: unknown; jwks_uri?: unknown; introspection_endpoint?: unknown } | undefined;
       if (doc?.issuer !== this.config.issuer) throw new Error(`the metadata at ${url} names issuer ${JSON.stringify(doc?.issuer)}, not ${this.config.issuer}`);
       if (typeof doc.jwks_uri !== 'string' || !/^https?:\/\//.test(doc.jwks_uri)) throw new Error(`the metadata at ${url} has no jwks_uri`);
-      return doc.jwks_uri;
+      const introspection = typeof doc.introspection_endpoint === 'string' && /^https?:\/\//.test(doc.introspection_endpoint) ? doc.introspection_endpoint : undefined;
+      this.metadata = { jwksUri: doc.jwks_uri, introspectionEndpoint: introspection };
+      return this.metadata;
     }
     throw new Error(`no authorization server metadata at ${metadataUrls(this.config.issuer).join(' or ')}`);
   }
+}
+
+interface IssuerMetadata {
+  jwksUri: string;
+  introspectionEndpoint?: string;
 }
 
 /** Where an issuer's metadata lives: OIDC discovery appends; RFC 8414 inserts the well-known part before the path. */

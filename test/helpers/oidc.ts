@@ -32,9 +32,10 @@ export async function newSigningKey(): Promise<SigningKey> {
 /**
  * A real OAuth 2.1 / OpenID Connect provider (panva's oidc-provider) on loopback: resource indicators, so an
  * access token's `aud` is the resource asked for, issued as a JWT; client credentials for two confidential
- * clients (`svc` may ask for every scope, `reader` only for mcp:read).
+ * clients (`svc` may ask for every scope, `reader` only for mcp:read), and `gateway` to introspect with.
+ * `format: 'opaque'` issues opaque access tokens instead (checked by introspection).
  */
-export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp:write']): Promise<IdentityProvider> {
+export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp:write'], format: 'jwt' | 'opaque' = 'jwt'): Promise<IdentityProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   let keys = [await newSigningKey()];
@@ -45,6 +46,8 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
       clients: [
         { client_id: 'svc', client_secret: 'svc-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: scopes.join(' ') },
         { client_id: 'reader', client_secret: 'reader-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'mcp:read' },
+        // The gateway's own client, for token introspection.
+        { client_id: 'gateway', client_secret: 'gateway-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
       ],
       jwks: { keys: keys.map((k) => k.privateJwk) as never },
       ttl: { ClientCredentials: 600, AccessToken: 600 },
@@ -52,9 +55,10 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
+        introspection: { enabled: true },
         resourceIndicators: {
           enabled: true,
-          getResourceServerInfo: (_ctx: unknown, resource: string) => ({ scope: scopes.join(' '), audience: resource, accessTokenTTL: 600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+          getResourceServerInfo: (_ctx: unknown, resource: string) => ({ scope: scopes.join(' '), audience: resource, accessTokenTTL: 600, accessTokenFormat: format, ...(format === 'jwt' ? { jwt: { sign: { alg: 'RS256' } } } : {}) }),
         },
       },
     } as never);
