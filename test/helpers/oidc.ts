@@ -22,6 +22,31 @@ export interface IdentityProvider {
   stop(): Promise<void>;
 }
 
+/** Who logs in during an authorization code flow. */
+export const USER = 'user-1';
+
+/**
+ * Plays the browser: follows the authorization URL through the IdP's redirects (keeping its cookies) until
+ * it is sent to `redirectUri`, and returns the query it brings (code, state, iss).
+ */
+export async function authorizeInBrowser(authorizationUrl: URL, redirectUri: string): Promise<URLSearchParams> {
+  const cookies = new Map<string, string>();
+  let url = authorizationUrl.toString();
+  for (let hop = 0; hop < 20; hop++) {
+    if (url.startsWith(redirectUri)) return new URL(url).searchParams;
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    const next = res.headers.get('location');
+    if (!next) throw new Error(`the authorization flow stopped at ${url} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    url = new URL(next, url).toString();
+  }
+  throw new Error('too many redirects in the authorization flow');
+}
+
 /** An RSA signing key with a fresh key id. */
 export async function newSigningKey(): Promise<SigningKey> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -51,8 +76,11 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
       ],
       jwks: { keys: keys.map((k) => k.privateJwk) as never },
       ttl: { ClientCredentials: 600, AccessToken: 600 },
-      scopes: ['openid', ...scopes],
+      scopes: ['openid', 'offline_access', ...scopes],
+      findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
+      // Public clients (an MCP client on someone's laptop) register themselves (RFC 7591) and use PKCE.
       features: {
+        registration: { enabled: true },
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
         introspection: { enabled: true },
@@ -64,6 +92,21 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
     } as never);
     provider.use(async (ctx, next) => {
       if (ctx.path === '/jwks') fetches++;
+      // The user's part of the authorization code flow, scripted: whoever reaches the interaction is `user-1`,
+      // and consents to every scope the client asked for, for the resource it named.
+      if (/^\/interaction\/[^/]+$/.test(ctx.path)) {
+        const details = await provider.interactionDetails(ctx.req, ctx.res);
+        const params = details.params as { client_id: string; scope?: string; resource?: string | string[] };
+        const grant = new provider.Grant({ accountId: USER, clientId: params.client_id });
+        const asked = (params.scope ?? '').split(' ').filter(Boolean);
+        // The IdP knows the MCP scopes as its own scopes too (they are in its scopes list): grant them both ways.
+        grant.addOIDCScope(asked.join(' ') || 'openid');
+        for (const resource of [params.resource ?? []].flat()) grant.addResourceScope(resource, asked.filter((x) => scopes.includes(x)).join(' '));
+        const grantId = await grant.save();
+        ctx.respond = false;
+        await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: USER }, consent: { grantId } }, { mergeWithLastSubmission: false });
+        return;
+      }
       await next();
     });
     await new Promise<void>((resolve) => {

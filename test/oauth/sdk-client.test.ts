@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { authorizeInBrowser, startIdentityProvider, USER, type IdentityProvider } from '../helpers/oidc.js';
+import { EVERYTHING } from '../helpers/servers.js';
+import type { DecisionEvent } from '../../src/policy/decision.js';
+
+/**
+ * The official MCP TypeScript SDK client's own OAuth flow against sluice and a real IdP: it gets a 401, finds
+ * the Protected Resource Metadata from the challenge, the authorization server from that, registers itself
+ * (RFC 7591), runs the authorization code flow with PKCE for this resource (RFC 8707), and calls a tool.
+ */
+let idp: IdentityProvider;
+let gw: TestGateway;
+const REDIRECT = 'http://127.0.0.1:1/callback';
+const decisions: DecisionEvent[] = [];
+
+beforeAll(async () => {
+  idp = await startIdentityProvider();
+  gw = await startTestGateway(`listen: 127.0.0.1:0
+logLevel: silent
+dataDir: ${JSON.stringify(path.join(mkdtempSync(path.join(tmpdir(), 'sluice-sdk-oauth-')), 'data'))}
+auth:
+  oauth:
+    issuer: ${idp.issuer}
+    scopes: { "mcp:read": reader }
+roles:
+  reader: { default: deny, tools: { "everything__echo": allow } }
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+`);
+  gw.gateway.events.on('decision', (e) => decisions.push(e));
+}, 60_000);
+afterAll(async () => {
+  await gw?.stop();
+  await idp?.stop();
+});
+
+/** What a desktop client keeps between runs, in memory; it "opens the browser" by remembering the URL. */
+class MemoryProvider implements OAuthClientProvider {
+  client?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+  saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  verifier = '';
+  opened?: URL;
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata() {
+    return { client_name: 'sdk-oauth-test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'mcp:read' };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: NonNullable<MemoryProvider['client']>) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<MemoryProvider['saved']>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.opened = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('the SDK client\'s OAuth flow', () => {
+  it('discovers, registers, authorizes with PKCE for this resource, and calls a tool as the user', async () => {
+    const provider = new MemoryProvider();
+    const first = new StreamableHTTPClientTransport(new URL(gw.url), { authProvider: provider });
+    await expect(new Client({ name: 'sdk', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.client).toBeDefined(); // registered itself at the IdP
+    const opened = provider.opened!;
+    expect(opened.origin).toBe(idp.issuer);
+    expect(opened.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(opened.searchParams.get('resource')).toBe(gw.url);
+    const callback = await authorizeInBrowser(opened, REDIRECT);
+    expect(callback.get('iss')).toBe(idp.issuer); // RFC 9207: the IdP says who it is, the SDK checks it
+    await first.finishAuth(callback);
+    expect(provider.saved?.access_token).toBeDefined();
+
+    const client = new Client({ name: 'sdk', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { authProvider: provider }));
+    expect((await client.callTool({ name: 'everything__echo', arguments: { message: 'via oauth' } })).content).toEqual([{ type: 'text', text: 'Echo: via oauth' }]);
+    // The call was made as the user who logged in at the IdP, with the role their scope maps to.
+    expect(decisions.find((d) => d.target === 'everything__echo')).toMatchObject({ agent: USER, outcome: 'allow' });
+    await client.close();
+  });
+});
