@@ -99,3 +99,38 @@ describe('the SDK client\'s OAuth flow', () => {
     await client.close();
   });
 });
+
+describe('mcp-remote, pointed at sluice with no --header', () => {
+  it('signs in through the browser flow and serves the desktop client over stdio', async () => {
+    const { Client: ClientV1 } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { freePort } = await import('../helpers/spawn.js');
+    const { ROOT } = await import('../helpers/servers.js');
+    const port = await freePort();
+    const configDir = mkdtempSync(path.join(tmpdir(), 'sluice-mcp-remote-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js'), gw.url, String(port), '--host', '127.0.0.1', '--allow-http'],
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: 'none' },
+      stderr: 'pipe',
+    });
+    let said = '';
+    const authorizationUrl = new Promise<URL>((resolve) => {
+      transport.stderr!.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        const m = /Please authorize this client by visiting:\s+(\S+)/.exec(said);
+        if (m) resolve(new URL(m[1]));
+      });
+    });
+    const client = new ClientV1({ name: 'desktop', version: '1' });
+    const connected = client.connect(transport);
+    const callbackUri = `http://127.0.0.1:${port}/oauth/callback`;
+    const params = await authorizeInBrowser(await Promise.race([authorizationUrl, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`mcp-remote said: ${said}`)), 20_000))]), callbackUri);
+    // The browser lands on mcp-remote's own callback server, which takes the code from there.
+    expect((await fetch(`${callbackUri}?${params}`)).status).toBe(200);
+    await connected;
+    const result = (await client.callTool({ name: 'everything__echo', arguments: { message: 'from the desktop' } })) as { content: unknown };
+    expect(result.content).toEqual([{ type: 'text', text: 'Echo: from the desktop' }]);
+    await client.close();
+  }, 60_000);
+});
