@@ -132,6 +132,9 @@ ${d.extra ? `\n${d.extra}\n` : ''}
     loopback only), \`audit: { enabled: false }\` and the role \`{ default: allow, onFlowViolation: allow,
     filters: { secret: off, pii: off, injection: off } }\`: no rules, no rate limit, no filters, no audit log,
     the cheapest the pipeline can be. The aim for security on is at least 90% of these calls/s.
+  - **with OAuth** (\`sluice-oauth\`): the security-on configuration plus \`auth.oauth\` (an oidc-provider on loopback as
+    the issuer, \`"mcp:read": bench\`); the client sends an RS256 JWT access token from that provider instead of a
+    sluice token (aim: at least 95% of the sluice-token calls/s).
   - **on shared state** (\`sluice-shared\`): the security-on configuration plus \`state.url\` (a redis-server on
     loopback, started by the bench) and \`audit.url\` (an embedded Postgres 18 on loopback with fsync and
     synchronous_commit on, as a server ships), \`SLUICE_SESSION_KEY\` set, the token in Redis: one replica,
@@ -168,11 +171,12 @@ ${d.extra ? `\n${d.extra}\n` : ''}
 
 \`npm run bench\` rewrites this file. Environment variables: \`BENCH_QUICK=1\` (a smoke run; prints only),
 \`BENCH_ROUNDS\`, \`BENCH_CALLS\`, \`BENCH_WARMUP\`, \`BENCH_WARMUP_ROUND\`, \`BENCH_MAX_SECONDS\`,
-\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,sluice-noaudit,sluice-open,sluice-shared,sluice-cluster,mcp-proxy,supergateway\`,
+\`BENCH_CONCURRENCY=1,8,64\`, \`BENCH_PATHS=stdio,raw-floor,sluice,sluice-noaudit,sluice-open,sluice-oauth,sluice-shared,sluice-cluster,mcp-proxy,supergateway\`,
 \`BENCH_CLIENTS=sdk,lean\` (a narrowed run prints only), \`BENCH_OUT=<file>\` (\`BENCH_OUT=\` to print only),
 \`BENCH_CHOKEPOINT_CALLS\` (calls of the in-process chokepoint measurement; 0 skips it), and
 \`BENCH_SLUICE_NODE_ARGS\` (e.g. \`--cpu-prof --cpu-prof-dir=/tmp/prof\` to profile sluice under load; it applies
 to every sluice process). \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone;
-\`node --import tsx bench/audit-postgres.ts\` the audit log's write rate on Postgres with one and three writers.
+\`node --import tsx bench/audit-postgres.ts\` the audit log's write rate on Postgres with one and three writers;
+\`node --import tsx bench/oauth.ts\` what authentication costs per request.
 `;
 }

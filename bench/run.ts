@@ -10,7 +10,8 @@ import path from 'node:path';
 import { measureAudit } from './audit.js';
 import { measureCatalogTokens } from './catalog-tokens.js';
 import { measureChokepoint, type ChokepointFigure } from './chokepoint.js';
-import { auditAims, catalogAims, extraSections, startupAims } from './more-aims.js';
+import { auditAims, authAims, catalogAims, extraSections, startupAims } from './more-aims.js';
+import { measureAuth } from './oauth.js';
 import { measureStartup } from './startup.js';
 import { renderDocument } from './document.js';
 import { describeMachine } from './machine.js';
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
   if (audit) log(`audit log: ${audit.map((f) => `${f.mode}/${f.synchronous} ${Math.round(f.perSecond)}/s`).join(', ')}`);
   const catalog = settings.chokepointCalls > 0 ? await measureCatalogTokens() : undefined;
   const startup = settings.chokepointCalls > 0 ? await measureStartup() : undefined;
+  const auth = settings.chokepointCalls > 0 ? await measureAuth() : undefined;
+  if (auth) log(`authentication: ${auth.map((f) => `${f.what} ${f.usPerCall.toFixed(1)} µs`).join(', ')}`);
   const targets = new Map<PathName, HttpTarget>();
   const pools = new Map<string, Pool>();
   try {
@@ -127,8 +130,8 @@ async function main(): Promise<void> {
     const cpu = settings.clients.map((kind) => `### CPU µs per call, ${KIND_LABELS[kind]}\n\n${cpuTable(summaries, kind, settings.paths, settings.concurrency)}`);
     const cpuRatios = settings.clients.map((kind) => cpuRatioTable(summaries, kind, settings.concurrency)).join('\n\n');
     const ratios = ratioTable(summaries, settings.concurrency);
-    const aims = [...checkAims(summaries, settings.concurrency, chokepoint), ...(audit ? auditAims(audit) : []), ...(catalog ? catalogAims(catalog) : []), ...(startup ? startupAims(startup) : [])];
-    const extra = extraSections(audit, catalog, startup);
+    const aims = [...checkAims(summaries, settings.concurrency, chokepoint), ...(audit ? auditAims(audit) : []), ...(catalog ? catalogAims(catalog) : []), ...(startup ? startupAims(startup) : []), ...(auth ? authAims(auth) : [])];
+    const extra = extraSections(audit, catalog, startup, auth);
     const choke = chokepoint && chokepointTable(chokepoint);
     process.stdout.write(`\n${tables.join('\n\n')}\n\n### Ratios\n\n${ratios}\n\n${cpu.join('\n\n')}\n\n${cpuRatios}\n\n`);
     if (choke) process.stdout.write(`### Chokepoint cost per call (in process, default filters)\n\n${choke}\n\n`);

@@ -10,6 +10,7 @@ import { bin, EVERYTHING, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { PathName, Settings } from './settings.js';
 import { startShared } from './shared-targets.js';
+import { startIdentityProvider, type IdentityProvider } from '../test/helpers/oidc.js';
 
 export type HttpPath = Exclude<PathName, 'stdio'>;
 
@@ -135,15 +136,25 @@ function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string
  * sluice as users run it: its CLI on the current source (tsx) with the configuration above. Readiness is
  * /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
-async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noaudit' | 'sluice-open'): Promise<HttpTarget> {
+async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth'): Promise<HttpTarget> {
   const secure = pathName !== 'sluice-open';
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-bench-'));
   const config = path.join(dir, 'sluice.yaml');
   const tokensFile = path.join(dir, 'tokens.json');
-  writeFileSync(config, [...sluiceConfig(secure, tokensFile, pathName === 'sluice'), ''].join('\n'));
+  let lines = sluiceConfig(secure, tokensFile, pathName !== 'sluice-noaudit');
+  let idp: IdentityProvider | undefined;
+  let bearer: string | undefined;
+  if (pathName === 'sluice-oauth') {
+    // The same configuration, but the client's token is an OAuth access token from a real authorization server.
+    idp = await startIdentityProvider();
+    lines = lines.flatMap((l) => (l === 'auth:' ? [l, '  oauth:', `    issuer: ${idp!.issuer}`, '    scopes: { "mcp:read": bench }'] : [l]));
+    bearer = await idp.clientToken({ resource: `http://127.0.0.1:${port}/mcp`, scope: 'mcp:read' });
+  }
+  writeFileSync(config, [...lines, ''].join('\n'));
   // Through sluice's own token store, so the bench never depends on how the file is laid out.
-  const headers: Record<string, string> = secure ? { authorization: `Bearer ${new FileTokenStore(tokensFile).create('bench').token}` } : {};
+  bearer ??= secure ? new FileTokenStore(tokensFile).create('bench').token : undefined;
+  const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
   const child = startProcess(
     pathName,
     process.execPath,
@@ -157,7 +168,10 @@ async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noau
     readyUrl: `http://127.0.0.1:${port}/readyz`,
     ready: (s) => s === 200,
     headers,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+      void idp?.stop();
+    },
   });
 }
 
@@ -197,6 +211,7 @@ export function startTarget(pathName: HttpPath, settings: Settings): Promise<Htt
     case 'sluice':
     case 'sluice-noaudit':
     case 'sluice-open':
+    case 'sluice-oauth':
       return startSluice(settings, pathName);
     case 'sluice-shared':
       return startShared(settings, (tokens) => sluiceConfig(true, tokens), 1);

@@ -75,7 +75,7 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
         { client_id: 'gateway', client_secret: 'gateway-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
       ],
       jwks: { keys: keys.map((k) => k.privateJwk) as never },
-      ttl: { ClientCredentials: 600, AccessToken: 600 },
+      ttl: { ClientCredentials: 3600, AccessToken: 3600 },
       scopes: ['openid', 'offline_access', ...scopes],
       findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
       // Public clients (an MCP client on someone's laptop) register themselves (RFC 7591) and use PKCE.
@@ -86,7 +86,7 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
         introspection: { enabled: true },
         resourceIndicators: {
           enabled: true,
-          getResourceServerInfo: (_ctx: unknown, resource: string) => ({ scope: scopes.join(' '), audience: resource, accessTokenTTL: 600, accessTokenFormat: format, ...(format === 'jwt' ? { jwt: { sign: { alg: 'RS256' } } } : {}) }),
+          getResourceServerInfo: (_ctx: unknown, resource: string) => ({ scope: scopes.join(' '), audience: resource, accessTokenTTL: 3600, accessTokenFormat: format, ...(format === 'jwt' ? { jwt: { sign: { alg: 'RS256' } } } : {}) }),
         },
       },
     } as never);
