@@ -32,6 +32,9 @@ export function crossCheck(raw: RawConfig): CrossProblem[] {
     if (!LOOPBACK.test(host)) problems.push({ path: ['auth', 'required'], message: `authentication may be switched off only on a loopback address, and listen is ${host}` });
     if (auth.anonymousAgent === undefined) problems.push({ path: ['auth', 'required'], message: 'with authentication off, `auth.anonymousAgent` must name who unauthenticated clients are' });
   }
+  for (const [name, server] of Object.entries(raw.mcpServers)) {
+    if (server.auth?.tokenExchange && !auth.oauth) problems.push({ path: ['mcpServers', name, 'auth', 'tokenExchange'], message: 'token exchange needs the callers\' OAuth tokens: configure auth.oauth' });
+  }
   for (const [scope, role] of Object.entries(auth.oauth?.scopes ?? {})) {
     if (!Object.hasOwn(roles, role)) problems.push({ path: ['auth', 'oauth', 'scopes', scope], message: `unknown role "${role}"; declared roles: ${roleNames}` });
   }

@@ -231,5 +231,6 @@ function normaliseServer(name: string, s: RawServer, baseDir: string): ServerCon
   }
   const url = s.url as string;
   const transport = s.type === 'sse' || s.type === 'ws' || s.type === 'http' ? s.type : /^wss?:/.test(url) ? 'ws' : 'http';
-  return { ...common, transport, url, headers: s.headers ?? {} };
+  const auth = s.auth?.clientCredentials ? { clientCredentials: s.auth.clientCredentials } : s.auth?.tokenExchange ? { tokenExchange: s.auth.tokenExchange } : undefined;
+  return { ...common, transport, url, headers: s.headers ?? {}, ...(auth ? { auth } : {}) };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterActions } from '../filters/scan.js';
 import type { Label } from '../ifc/label.js';
-import { agentSchema, approvalsSchema, auditSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, type Policy } from './security-schema.js';
+import { agentSchema, approvalsSchema, auditSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, upstreamAuthSchema, type Policy } from './security-schema.js';
 
 /**
  * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
@@ -30,6 +30,8 @@ export const serverSchema = z
     maxSessions: z.number().int().positive().optional(),
     idleTimeoutSeconds: seconds.optional(),
     requestTimeoutSeconds: seconds.optional(),
+    /** Credentials sluice obtains for this upstream (http and sse only). */
+    auth: upstreamAuthSchema.optional(),
     ...serverSecurityKeys,
   })
   .strict()
@@ -49,6 +51,12 @@ export const serverSchema = z
       if (!/^(https?|wss?):\/\//.test(s.url)) {
         ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an http://, https://, ws:// or wss:// URL' });
       }
+    }
+    if (s.auth !== undefined && (s.url === undefined || /^wss?:/.test(s.url) || s.type === 'ws')) {
+      ctx.addIssue({ code: 'custom', path: ['auth'], message: '`auth` applies only to http and sse servers' });
+    }
+    if (s.auth?.tokenExchange && s.mode !== 'per-session') {
+      ctx.addIssue({ code: 'custom', path: ['auth', 'tokenExchange'], message: 'token exchange gives each caller its own upstream token: it needs `mode: per-session`' });
     }
     if (s.command !== undefined) {
       if (s.headers !== undefined) ctx.addIssue({ code: 'custom', path: ['headers'], message: '`headers` applies only to remote servers (with `url`)' });
@@ -107,7 +115,17 @@ export type RawServer = z.infer<typeof serverSchema>;
 /** A server entry with every default filled in: what the rest of sluice works with. */
 export type ServerConfig =
   | (ServerCommon & { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string })
-  | (ServerCommon & { transport: 'http' | 'sse' | 'ws'; url: string; headers: Record<string, string> });
+  | (ServerCommon & { transport: 'http' | 'sse' | 'ws'; url: string; headers: Record<string, string>; auth?: UpstreamAuth });
+
+export interface UpstreamClient {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  resource?: string;
+}
+
+export type UpstreamAuth = { clientCredentials: UpstreamClient } | { tokenExchange: UpstreamClient & { audience?: string } };
 
 export interface ToolSecurity {
   operation?: 'read' | 'write';

@@ -120,6 +120,29 @@ export const oauthSchema = z
   })
   .strict();
 
+/** A client of the authorization server that sluice itself is, for one upstream. */
+const upstreamClient = {
+  /** The authorization server's token endpoint. */
+  tokenUrl: secureUrl,
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  scope: z.string().min(1).optional(),
+  /** The upstream's resource URI (RFC 8707): the `aud` of the token sluice gets for it. */
+  resource: z.string().url().optional(),
+};
+
+/**
+ * How sluice authenticates to an upstream beyond static headers: its own token (client credentials), or —
+ * per caller — the caller's token exchanged for one issued to this upstream (RFC 8693). Never the caller's own.
+ */
+export const upstreamAuthSchema = z
+  .object({
+    clientCredentials: z.object(upstreamClient).strict().optional(),
+    tokenExchange: z.object({ ...upstreamClient, audience: z.string().min(1).optional() }).strict().optional(),
+  })
+  .strict()
+  .refine((a) => (a.clientCredentials === undefined) !== (a.tokenExchange === undefined), 'give exactly one of clientCredentials or tokenExchange');
+
 export const authSchema = z
   .object({
     /** Off only when switched off explicitly, and then only on a loopback address. */

@@ -11,6 +11,7 @@ import { Hooks } from '../policy/hooks.js';
 import { Security } from '../policy/security.js';
 import type { StateStores, TokenStore } from '../state/ports.js';
 import { OAuthResource } from '../identity/oauth-resource.js';
+import { UpstreamTokens } from '../identity/upstream-tokens.js';
 import { Gateway } from './gateway.js';
 import { openState } from './open-state.js';
 import { auditStoreFor, tokenStoreFor } from './stores.js';
@@ -58,7 +59,7 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
     approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
   });
   const oauth = config.security.oauth && new OAuthResource(config.security.oauth);
-  gateway = new Gateway({ config, log, security, approvals, state, audit, oauth });
+  gateway = new Gateway({ config, log, security, approvals, state, audit, oauth, upstreamTokens: new UpstreamTokens() });
   return gateway;
 }
 

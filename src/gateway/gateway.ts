@@ -14,6 +14,8 @@ import { Catalog } from './catalog.js';
 import { FanOut } from './fan-out.js';
 import { ParkedRelay } from './parked-relay.js';
 import type { OAuthResource } from '../identity/oauth-resource.js';
+import type { UpstreamTokens } from '../identity/upstream-tokens.js';
+import { upstreamBearer } from './upstream-auth.js';
 import { ParkedCalls } from './input-required.js';
 import type { ClientSession } from './session.js';
 import { Sessions } from './sessions.js';
@@ -32,6 +34,8 @@ export interface GatewayParts {
   audit?: AuditLog;
   /** The OAuth resource server, when `auth.oauth` is configured. */
   oauth?: OAuthResource;
+  /** Tokens sluice obtains for upstreams with `auth` (client credentials, token exchange). */
+  upstreamTokens: UpstreamTokens;
 }
 
 /** How long a list waits for the upstreams' first connection attempt at startup. */
@@ -55,6 +59,7 @@ export class Gateway {
   readonly state: StateStores;
   readonly audit?: AuditLog;
   readonly oauth?: OAuthResource;
+  private readonly upstreamTokens: UpstreamTokens;
   readonly upstreams: Upstream[];
   readonly sessions: Sessions;
   readonly subscriptions: Subscriptions;
@@ -80,6 +85,7 @@ export class Gateway {
     this.state = parts.state;
     this.audit = parts.audit;
     this.oauth = parts.oauth;
+    this.upstreamTokens = parts.upstreamTokens;
     this.parked = new ParkedCalls(parts.state.sealKey, parts.state.bus.replicaId);
     this.parkedRelay = new ParkedRelay(this.parked, parts.state.bus, this.log);
     this.subscriptions = new Subscriptions(this.log);
@@ -142,6 +148,7 @@ export class Gateway {
       logger: this.log,
       clientCapabilities: capabilities,
       reconnect: owner === undefined,
+      bearer: upstreamBearer(config, owner, this.upstreamTokens, this.oauth),
       onRequest: (req): Promise<Params> => this.fanOut.onRequest(upstream, req, owner),
     });
     upstream.on('change', () => (owner ? this.sessions.catalogChanged(owner) : this.scheduleRebuild()));

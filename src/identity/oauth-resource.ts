@@ -12,6 +12,8 @@ import { ADMIN, tokenFingerprint } from './tokens.js';
 export class OAuthResource {
   readonly verifier: OAuthVerifier;
   private base?: string;
+  /** Each OAuth identity's latest token (memory only): what token exchange for its upstreams starts from. */
+  private readonly latest = new Map<string, string>();
 
   constructor(private readonly config: OAuthConfig) {
     this.verifier = new OAuthVerifier(config, () => this.resource);
@@ -67,7 +69,14 @@ export class OAuthResource {
       return { ok: false, status: 403, reason: `the token carries none of the scopes this gateway maps to a role (${this.config.scopes.map(([s]) => s).join(', ')})`, token: tokenFingerprint(token) };
     }
     const principal: Principal = { agent: subject, role: mapped[1], via: 'oauth', issuer, subjectKey: subjectKey(issuer, subject) };
+    if (this.latest.size >= 10_000 && !this.latest.has(principal.subjectKey!)) this.latest.clear();
+    this.latest.set(principal.subjectKey!, token);
     return { ok: true, principal };
+  }
+
+  /** The newest token the identity behind `subjectKey` presented, for exchanging; undefined when none. */
+  callerToken(subjectKey: string): string | undefined {
+    return this.latest.get(subjectKey);
   }
 }
 

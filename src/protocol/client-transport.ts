@@ -14,6 +14,8 @@ export type ClientTransportTarget =
 export interface ClientTransportOptions {
   /** Receives each line a stdio server writes to stderr; without it the lines are dropped. */
   onStderr?: (line: string) => void;
+  /** A bearer token for every HTTP request (http and sse), asked for per request so it can be renewed. */
+  bearer?: () => Promise<string>;
 }
 
 /**
@@ -39,8 +41,20 @@ export function createClientTransport(server: ClientTransportTarget, options: Cl
     case 'ws':
       return new WebSocketClientTransport(server.url, server.headers);
     case 'sse':
-      return new SSEClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+      return new SSEClientTransport(new URL(server.url), { requestInit: { headers: server.headers }, ...withBearer(options.bearer) });
     case 'http':
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers }, ...withBearer(options.bearer) });
   }
+}
+
+/** A fetch that puts a fresh bearer token on each request (over any static Authorization header). */
+function withBearer(bearer: (() => Promise<string>) | undefined): { fetch?: typeof fetch } {
+  if (!bearer) return {};
+  return {
+    fetch: async (url, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${await bearer()}`);
+      return fetch(url, { ...init, headers });
+    },
+  };
 }

@@ -50,6 +50,8 @@ export interface UpstreamOptions {
   onRequest(request: JsonRpcRequest): Promise<Params>;
   /** Reconnect after a failure; off for per-session instances, which their session owns. */
   reconnect: boolean;
+  /** The bearer token sluice presents to this (http or sse) server, when its config has `auth`. */
+  bearer?: () => Promise<string>;
 }
 
 /**
@@ -226,7 +228,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private createTransport(): ClientTransport {
     const c = this.config;
     const log = this.options.logger;
-    return createClientTransport(c, { onStderr: (line) => log.debug({ upstream: c.name }, line) });
+    return createClientTransport(c, { onStderr: (line) => log.debug({ upstream: c.name }, line), bearer: this.options.bearer });
   }
 
   private async fetchList(peer: RpcPeer, kind: ListKind): Promise<void> {

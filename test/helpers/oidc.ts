@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { exportJWK, type JWK } from 'jose';
+import { createLocalJWKSet, exportJWK, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import { freePort } from './spawn.js';
 
@@ -15,11 +15,20 @@ export interface IdentityProvider {
   keys: SigningKey[];
   /** How often the JWKS was fetched. */
   jwksFetches(): number;
+  /** How many token exchanges (RFC 8693) it granted. */
+  tokenExchanges(): number;
   /** A client-credentials access token for `resource` with `scope`, from the real token endpoint. */
   clientToken(options: { resource: string; scope: string; client?: 'svc' | 'reader' }): Promise<string>;
   /** Restarts the IdP on the same address with new signing keys (a key rotation). */
   rotate(keys: SigningKey[]): Promise<void>;
   stop(): Promise<void>;
+}
+
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+/** The public half of an RSA private JWK. */
+function publicJwk({ kty, n, e, kid, alg }: JWK): JWK {
+  return { kty, n, e, kid, alg, use: 'sig' };
 }
 
 /** Who logs in during an authorization code flow. */
@@ -65,14 +74,15 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
   const issuer = `http://127.0.0.1:${port}`;
   let keys = [await newSigningKey()];
   let fetches = 0;
+  let exchanges = 0;
   let server: Server | undefined;
   const start = async () => {
     const provider = new Provider(issuer, {
       clients: [
         { client_id: 'svc', client_secret: 'svc-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: scopes.join(' ') },
         { client_id: 'reader', client_secret: 'reader-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'mcp:read' },
-        // The gateway's own client, for token introspection.
-        { client_id: 'gateway', client_secret: 'gateway-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+        // The gateway's own client: token introspection, its own tokens for upstreams, and token exchange.
+        { client_id: 'gateway', client_secret: 'gateway-secret', grant_types: ['client_credentials', TOKEN_EXCHANGE], redirect_uris: [], response_types: [], scope: scopes.join(' ') },
       ],
       jwks: { keys: keys.map((k) => k.privateJwk) as never },
       ttl: { ClientCredentials: 3600, AccessToken: 3600 },
@@ -90,6 +100,34 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
         },
       },
     } as never);
+    // RFC 8693 at the real token endpoint (oidc-provider authenticates the client and parses the request): a
+    // token this IdP issued is exchanged for one with the same subject, for the audience asked, acting as the client.
+    provider.registerGrantType(
+      TOKEN_EXCHANGE,
+      async (ctx) => {
+        const params = ctx.oidc.params as { subject_token?: string; subject_token_type?: string; resource?: string; audience?: string; scope?: string };
+        const verified = await jwtVerify(String(params.subject_token), createLocalJWKSet({ keys: keys.map((k) => publicJwk(k.privateJwk)) }), { issuer }).catch(() => undefined);
+        if (!verified || params.subject_token_type !== 'urn:ietf:params:oauth:token-type:access_token') {
+          ctx.status = 400;
+          ctx.body = { error: 'invalid_grant', error_description: 'the subject token is not one of ours' };
+          return;
+        }
+        exchanges++;
+        const client = ctx.oidc.client!.clientId;
+        const key = keys[0];
+        const token = await new SignJWT({ scope: params.scope ?? verified.payload.scope, client_id: client, act: { sub: client } })
+          .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
+          .setIssuer(issuer)
+          .setSubject(String(verified.payload.sub))
+          .setAudience(params.resource ?? params.audience ?? issuer)
+          .setIssuedAt()
+          .setExpirationTime('10m')
+          .sign(await importJWK(key.privateJwk, 'RS256'));
+        ctx.body = { access_token: token, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 600 };
+      },
+      ['subject_token', 'subject_token_type', 'requested_token_type', 'resource', 'audience', 'scope'],
+      ['resource', 'audience'],
+    );
     provider.use(async (ctx, next) => {
       if (ctx.path === '/jwks') fetches++;
       // The user's part of the authorization code flow, scripted: whoever reaches the interaction is `user-1`,
@@ -121,6 +159,7 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
       return keys;
     },
     jwksFetches: () => fetches,
+    tokenExchanges: () => exchanges,
     clientToken: async ({ resource, scope, client = 'svc' }) => {
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',
