@@ -57,6 +57,9 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     const bound = http.server.address() as AddressInfo;
     address = { host: bound.address, port: bound.port };
     gateway.oauth?.listeningAt(`http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`);
+    if (config.security.oauth && !config.security.oauth.audience && !/^(127\.|::1$)/.test(bound.address)) {
+      log.warn({ audience: gateway.oauth?.resource }, 'auth.oauth has no audience: tokens must be issued for this listening address; set auth.oauth.audience to the URL clients use');
+    }
     log.info({ url: `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/mcp`, ws: '/ws' }, 'sluice listening');
   }
   /**

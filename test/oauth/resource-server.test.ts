@@ -131,6 +131,17 @@ describe('tokens from the authorization server', () => {
     await Promise.all([reader.close(), both.close(), readFirst.close()]);
   });
 
+  it('holds the same rules for the stateless revision (2026-07-28): the SDK client in that era calls with its token, and without one gets the challenge', async () => {
+    const token = await idp.clientToken({ resource: gw.url, scope: 'mcp:read' });
+    const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as never);
+    await modern.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    expect((await modern.callTool({ name: 'everything__echo', arguments: { message: 'stateless' } })).content).toEqual([{ type: 'text', text: 'Echo: stateless' }]);
+    await modern.close();
+    const bare = await postRaw(gw.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }), { 'mcp-protocol-version': '2026-07-28' });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+  });
+
   it('gives a subject named like a static agent the role of its scopes, never the agent\'s', async () => {
     const alice = await connect(await sign(idp.keys[0], claims({ sub: 'alice', scope: 'mcp:read' })));
     expect((await alice.callTool({ name: 'everything__get-sum', arguments: { a: 1, b: 2 } })).isError).toBe(true);
