@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createLocalJWKSet, exportJWK, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import Provider from 'oidc-provider';
+import { EVERYTHING } from './servers.js';
 import { freePort } from './spawn.js';
 
 export interface SigningKey {
@@ -178,3 +179,17 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
     stop,
   };
 }
+
+/** A gateway config taking `issuer`'s tokens (YAML): `scopes` a flow map, `more` extra auth.oauth lines, `rest` roles and servers. */
+export function oauthGatewayYaml(issuer: string, scopes: string, rest: string, more: string[] = []): string {
+  return ['listen: 127.0.0.1:0', 'logLevel: silent', 'auth:', '  oauth:', `    issuer: ${issuer}`, `    scopes: ${scopes}`, ...more.map((l) => `    ${l}`), rest].join('\n');
+}
+
+/** The roles and servers most OAuth tests need: a reader who may echo, on server-everything. */
+export const READER_ON_EVERYTHING = `roles:
+  reader: { default: deny, tools: { "everything__echo": allow } }
+mcpServers:
+  everything:
+    command: node
+    args: [${JSON.stringify(EVERYTHING)}, stdio]
+`;

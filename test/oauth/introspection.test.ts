@@ -1,12 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
-import { EVERYTHING } from '../helpers/servers.js';
+import { oauthGatewayYaml, READER_ON_EVERYTHING, startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
 
 /** Opaque access tokens, checked at the authorization server's introspection endpoint (RFC 7662). */
 let idp: IdentityProvider;
@@ -14,21 +10,7 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   idp = await startIdentityProvider(['mcp:read', 'mcp:write'], 'opaque');
-  gw = await startTestGateway(`listen: 127.0.0.1:0
-logLevel: silent
-dataDir: ${JSON.stringify(path.join(mkdtempSync(path.join(tmpdir(), 'sluice-introspect-')), 'data'))}
-auth:
-  oauth:
-    issuer: ${idp.issuer}
-    scopes: { "mcp:read": reader }
-    introspection: { clientId: gateway, clientSecret: gateway-secret }
-roles:
-  reader: { default: deny, tools: { "everything__echo": allow } }
-mcpServers:
-  everything:
-    command: node
-    args: [${JSON.stringify(EVERYTHING)}, stdio]
-`);
+  gw = await startTestGateway(oauthGatewayYaml(idp.issuer, '{ "mcp:read": reader }', READER_ON_EVERYTHING, ['introspection: { clientId: gateway, clientSecret: gateway-secret }']));
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { authorizeInBrowser, startIdentityProvider, USER, type IdentityProvider } from '../helpers/oidc.js';
-import { EVERYTHING } from '../helpers/servers.js';
+import { authorizeInBrowser, oauthGatewayYaml, READER_ON_EVERYTHING, startIdentityProvider, USER, type IdentityProvider } from '../helpers/oidc.js';
 import type { DecisionEvent } from '../../src/policy/decision.js';
 
 /**
@@ -20,20 +19,7 @@ const decisions: DecisionEvent[] = [];
 
 beforeAll(async () => {
   idp = await startIdentityProvider();
-  gw = await startTestGateway(`listen: 127.0.0.1:0
-logLevel: silent
-dataDir: ${JSON.stringify(path.join(mkdtempSync(path.join(tmpdir(), 'sluice-sdk-oauth-')), 'data'))}
-auth:
-  oauth:
-    issuer: ${idp.issuer}
-    scopes: { "mcp:read": reader }
-roles:
-  reader: { default: deny, tools: { "everything__echo": allow } }
-mcpServers:
-  everything:
-    command: node
-    args: [${JSON.stringify(EVERYTHING)}, stdio]
-`);
+  gw = await startTestGateway(oauthGatewayYaml(idp.issuer, '{ "mcp:read": reader }', READER_ON_EVERYTHING));
   gw.gateway.events.on('decision', (e) => decisions.push(e));
 }, 60_000);
 afterAll(async () => {

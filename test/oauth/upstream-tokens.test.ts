@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
+import { oauthGatewayYaml, startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
 import { startRecordingUpstream, type RecordingUpstream } from '../helpers/recording-upstream.js';
 
 /**
@@ -21,14 +18,7 @@ let exchanged: RecordingUpstream;
 beforeAll(async () => {
   idp = await startIdentityProvider();
   [own, exchanged] = await Promise.all([startRecordingUpstream(), startRecordingUpstream()]);
-  gw = await startTestGateway(`listen: 127.0.0.1:0
-logLevel: silent
-dataDir: ${JSON.stringify(path.join(mkdtempSync(path.join(tmpdir(), 'sluice-upstream-tokens-')), 'data'))}
-auth:
-  oauth:
-    issuer: ${idp.issuer}
-    scopes: { "mcp:read": reader }
-roles:
+  gw = await startTestGateway(oauthGatewayYaml(idp.issuer, '{ "mcp:read": reader }', `roles:
   reader: { default: allow }
 mcpServers:
   own:
@@ -42,7 +32,7 @@ mcpServers:
     mode: per-session
     auth:
       tokenExchange: { tokenUrl: ${idp.issuer}/token, clientId: gateway, clientSecret: gateway-secret, resource: ${exchanged.url} }
-`);
+`));
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();
