@@ -9,9 +9,9 @@ export function challengeFor(gateway: Gateway, who: Extract<Resolution, { ok: fa
 }
 
 /**
- * The 401 challenge. A bare `Bearer` sends OAuth-aware clients (mcp-remote, the Inspector) looking for OAuth
- * metadata sluice does not serve yet; naming the error and what to send instead tells them — and the person
- * reading their log — to pass a sluice token.
+ * The 401 challenge of a gateway that takes only sluice tokens. A bare `Bearer` sends OAuth-aware clients
+ * (mcp-remote, the Inspector) looking for OAuth metadata this gateway does not serve (no `auth.oauth`); naming
+ * the error and what to send instead tells them — and the person reading their log — to pass a sluice token.
  */
 export const BEARER_CHALLENGE =
   'Bearer realm="sluice", error="invalid_token", error_description="this gateway needs a sluice token: send the header Authorization: Bearer <token> (sluice token create <agent>)"';
