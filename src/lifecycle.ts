@@ -1,0 +1,68 @@
+import { channel, type Channel } from 'node:diagnostics_channel';
+
+/**
+ * The gateway's lifecycle events, published at one edge each on `node:diagnostics_channel`: a client request
+ * answered (dispatch), an upstream request answered, an audit batch committed. Metrics and traces subscribe;
+ * the core never imports them. Publishing costs a property check when nobody listens: callers ask `active`
+ * before they measure anything.
+ */
+export interface RequestEvent {
+  method: string;
+  /** The tool, resource or prompt name, when the method has one. */
+  target?: string;
+  transport: string;
+  /** A stateless (2026-07-28) request rather than one in a legacy session. */
+  stateless: boolean;
+  durationS: number;
+  /** Unset on success; `tool_error` for an `isError` result; else the JSON-RPC error code as text. */
+  errorType?: string;
+}
+
+export interface UpstreamRequestEvent {
+  server: string;
+  method: string;
+  durationS: number;
+  errorType?: string;
+}
+
+export interface AuditCommitEvent {
+  records: number;
+  durationS: number;
+  ok: boolean;
+}
+
+export interface LifecycleChannel<T> {
+  /** Somebody listens: only then is an event worth making. */
+  readonly active: boolean;
+  publish(event: T): void;
+  subscribe(listener: (event: T) => void): () => void;
+}
+
+function typed<T>(name: string): LifecycleChannel<T> {
+  const ch: Channel = channel(name);
+  return {
+    get active() {
+      return ch.hasSubscribers;
+    },
+    publish: (event) => ch.publish(event),
+    subscribe: (listener) => {
+      const onMessage = (message: unknown) => listener(message as T);
+      ch.subscribe(onMessage);
+      return () => void ch.unsubscribe(onMessage);
+    },
+  };
+}
+
+export const lifecycle = {
+  request: typed<RequestEvent>('sluice:request'),
+  upstreamRequest: typed<UpstreamRequestEvent>('sluice:upstream-request'),
+  auditCommit: typed<AuditCommitEvent>('sluice:audit-commit'),
+};
+
+/** The `error.type` of a failure: a JSON-RPC error's code, or the error's name. */
+export function errorTypeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'number') return String(code);
+  if (typeof code === 'string') return code;
+  return err instanceof Error ? err.name : 'error';
+}
