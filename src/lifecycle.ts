@@ -6,6 +6,41 @@ import { channel, type Channel } from 'node:diagnostics_channel';
  * the core never imports them. Publishing costs a property check when nobody listens: callers ask `active`
  * before they measure anything.
  */
+/**
+ * What a tracer keeps with one request or upstream call: the W3C context the client sent, and — once a
+ * tracer listens — its span (opaque to the core) and trace id. The same object travels from start to end.
+ */
+export interface TraceCarrier {
+  traceparent?: string;
+  tracestate?: string;
+  /** Set by a tracer: its span for this request or call. */
+  span?: unknown;
+  /** Set by a tracer: the trace this request belongs to (what the audit record names). */
+  traceId?: string;
+}
+
+export interface RequestStartEvent {
+  method: string;
+  target?: string;
+  transport: string;
+  stateless: boolean;
+  /** A legacy session's id (never set for stateless requests). */
+  sessionId?: string;
+  trace: TraceCarrier;
+}
+
+/** An upstream request about to go out: a tracer starts its span and writes its context into `meta`. */
+export interface UpstreamStartEvent {
+  server: string;
+  method: string;
+  target?: string;
+  /** The client request this call serves. */
+  parent: TraceCarrier;
+  /** The outgoing request's `_meta`, which the tracer may add `traceparent`/`tracestate` to. */
+  meta: Record<string, unknown>;
+  trace: TraceCarrier;
+}
+
 export interface RequestEvent {
   method: string;
   /** The tool, resource or prompt name, when the method has one. */
@@ -16,6 +51,7 @@ export interface RequestEvent {
   durationS: number;
   /** Unset on success; `tool_error` for an `isError` result; else the JSON-RPC error code as text. */
   errorType?: string;
+  trace?: TraceCarrier;
 }
 
 export interface UpstreamRequestEvent {
@@ -23,6 +59,7 @@ export interface UpstreamRequestEvent {
   method: string;
   durationS: number;
   errorType?: string;
+  trace?: TraceCarrier;
 }
 
 export interface AuditCommitEvent {
@@ -54,7 +91,9 @@ function typed<T>(name: string): LifecycleChannel<T> {
 }
 
 export const lifecycle = {
+  requestStart: typed<RequestStartEvent>('sluice:request-start'),
   request: typed<RequestEvent>('sluice:request'),
+  upstreamStart: typed<UpstreamStartEvent>('sluice:upstream-start'),
   upstreamRequest: typed<UpstreamRequestEvent>('sluice:upstream-request'),
   auditCommit: typed<AuditCommitEvent>('sluice:audit-commit'),
 };

@@ -7,6 +7,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
 import { GatewayMetrics } from '../telemetry/metrics.js';
+import { tracingRequested } from '../telemetry/tracing-env.js';
 import { HttpFront } from '../transports/http.js';
 import { serveMetrics } from '../transports/metrics-endpoint.js';
 import { NO_STDIO_IDENTITY, serveStdio } from '../transports/stdio.js';
@@ -51,6 +52,8 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   let wss: WebSocketServer | undefined;
   let address: RunningGateway['address'];
   const metrics = config.metrics.enabled ? new GatewayMetrics(gateway) : undefined;
+  // Traces when the standard OTEL_* variables ask for them; loaded only then (the SDK is large).
+  const tracing = tracingRequested() ? new (await import('../telemetry/tracing.js')).GatewayTracing() : undefined;
   const metricsServer = metrics && config.metrics.listen ? await listenForMetrics(gateway, metrics, config.metrics.listen, log) : undefined;
   if (options.http !== false) {
     http = new HttpFront(gateway, front, metricsServer ? undefined : metrics);
@@ -84,6 +87,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
       for (const ws of wss?.clients ?? []) ws.terminate();
       metrics?.stop();
       await gateway.stop();
+      await tracing?.stop();
     })());
   return { gateway, http, address, stop };
 }

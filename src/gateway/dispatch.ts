@@ -1,4 +1,4 @@
-import { lifecycle } from '../lifecycle.js';
+import { lifecycle, type TraceCarrier } from '../lifecycle.js';
 import {
   ErrorCode,
   errorMessage,
@@ -66,7 +66,8 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);
-  const ctx: RequestContext = { gateway, session, id: request.id, signal: controller.signal, modern: session.stateless };
+  const trace = lifecycle.requestStart.active ? startTrace(method, request.params, session) : undefined;
+  const ctx: RequestContext = { gateway, session, id: request.id, signal: controller.signal, modern: session.stateless, trace };
   const started = lifecycle.request.active ? performance.now() : 0;
   let errorType: string | undefined;
   try {
@@ -80,8 +81,19 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
     return errorMessage(request.id, wire);
   } finally {
     session.inflight.delete(request.id);
-    if (started) lifecycle.request.publish({ method, target: targetOf(method, request.params), transport: session.transport, stateless: session.stateless, durationS: (performance.now() - started) / 1000, errorType });
+    if (started) lifecycle.request.publish({ method, target: targetOf(method, request.params), transport: session.transport, stateless: session.stateless, durationS: (performance.now() - started) / 1000, errorType, trace });
   }
+}
+
+/** Tells a tracer a request began, with the W3C context the client sent in `_meta` (the MCP carrier). */
+function startTrace(method: string, params: Params | undefined, session: ClientSession): TraceCarrier {
+  const meta = params?._meta as Params | undefined;
+  const trace: TraceCarrier = {
+    traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : undefined,
+    tracestate: typeof meta?.tracestate === 'string' ? meta.tracestate : undefined,
+  };
+  lifecycle.requestStart.publish({ method, target: targetOf(method, params), transport: session.transport, stateless: session.stateless, sessionId: session.stateless ? undefined : session.id, trace });
+  return trace;
 }
 
 /** The name a request acts on (tool, prompt, resource), for telemetry: bounded by the catalog, never an argument. */

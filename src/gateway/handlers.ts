@@ -1,3 +1,4 @@
+import { lifecycle, type TraceCarrier } from '../lifecycle.js';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, notification, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import { isLocal } from '../protocol/errors.js';
@@ -22,6 +23,8 @@ export interface RequestContext {
   /** Aborted when the client cancels or goes away. */
   signal: AbortSignal;
   modern: boolean;
+  /** The request's trace, when a tracer listens. */
+  trace?: TraceCarrier;
 }
 
 export type Handler = (ctx: RequestContext, params: Params) => Promise<Params>;
@@ -71,14 +74,29 @@ function forwardParams(ctx: RequestContext, params: Params, rename: Params | und
   return { params: out, done: release };
 }
 
+/**
+ * With a tracer listening: the upstream call's own span, child of the request's, and its context stamped into
+ * the outgoing `_meta` — over stdio the only carrier there is.
+ */
+function traceUpstream(ctx: RequestContext, upstream: Upstream, method: string, out: Params): TraceCarrier | undefined {
+  if (!ctx.trace || !lifecycle.upstreamStart.active) return undefined;
+  const meta: Params = { ...((out._meta as Params | undefined) ?? {}) };
+  const trace: TraceCarrier = {};
+  const target = typeof out.name === 'string' ? out.name : typeof out.uri === 'string' ? out.uri : undefined;
+  lifecycle.upstreamStart.publish({ server: upstream.name, method, target, parent: ctx.trace, meta, trace });
+  if (Object.keys(meta).length > 0) out._meta = meta;
+  return trace;
+}
+
 /** Sends one request to an upstream on the client's behalf, tracked so its progress and requests find the client. */
 async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
   if (ctx.modern && INPUT_METHODS.has(method)) return forwardStateless(ctx, upstream, method, params, rename);
   const record: CallRecord = { session: ctx.session, requestId: ctx.id };
   const fwd = forwardParams(ctx, params, rename, record);
+  const trace = traceUpstream(ctx, upstream, method, fwd.params);
   const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
   try {
-    return await upstream.request(method, fwd.params, { signal: ctx.signal });
+    return await upstream.request(method, fwd.params, { signal: ctx.signal, trace });
   } finally {
     untrack();
     fwd.done();
@@ -175,7 +193,7 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
           throw err;
         }
       },
-      traceId: traceIdOf(params),
+      traceId: ctx.trace?.traceId ?? traceIdOf(params),
       keepAlive: keepAliveFor(ctx, params),
       askClient: askClientFor(ctx),
     }),

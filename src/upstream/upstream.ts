@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { errorTypeOf, lifecycle } from '../lifecycle.js';
+import { errorTypeOf, lifecycle, type TraceCarrier } from '../lifecycle.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { createClientTransport, type ClientTransport } from '../protocol/client-transport.js';
@@ -112,19 +112,19 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     await peer?.close().catch(() => undefined);
   }
 
-  request(method: string, params: Params | undefined, options: Partial<RequestOptions> = {}): Promise<Params> {
+  request(method: string, params: Params | undefined, options: Partial<RequestOptions> & { trace?: TraceCarrier } = {}): Promise<Params> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) {
       return Promise.reject(new SluiceError('UPSTREAM_UNAVAILABLE', `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
     }
     const answer = peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
-    return lifecycle.upstreamRequest.active ? this.observed(method, answer) : answer;
+    return lifecycle.upstreamRequest.active ? this.observed(method, answer, options.trace) : answer;
   }
 
   /** Tells the lifecycle channel how long the answer took and how it ended. */
-  private async observed(method: string, answer: Promise<Params>): Promise<Params> {
+  private async observed(method: string, answer: Promise<Params>, trace: TraceCarrier | undefined): Promise<Params> {
     const started = performance.now();
-    const publish = (errorType?: string) => lifecycle.upstreamRequest.publish({ server: this.name, method, durationS: (performance.now() - started) / 1000, errorType });
+    const publish = (errorType?: string) => lifecycle.upstreamRequest.publish({ server: this.name, method, durationS: (performance.now() - started) / 1000, errorType, trace });
     try {
       const result = await answer;
       publish(result.isError === true ? 'tool_error' : undefined);
