@@ -17,6 +17,21 @@ export interface TraceCarrier {
   span?: unknown;
   /** Set by a tracer: the trace this request belongs to (what the audit record names). */
   traceId?: string;
+  /** Set by the chokepoint: the sequence number of the request's audit record (what the span names). */
+  auditSeq?: number;
+}
+
+/** One chokepoint step done (or an approval waited for): what it found and what was done about it. */
+export interface StepEvent {
+  step: string;
+  /** pass: nothing against the call; deny; approve: it needs a human. */
+  verdict: 'pass' | 'deny' | 'approve';
+  /** What happened to the call: it went on, it was stopped, or a human was asked. */
+  action: 'allow' | 'block' | 'ask';
+  /** performance.now() at the start, and how long the step took. */
+  startMs: number;
+  durationMs: number;
+  trace: TraceCarrier;
 }
 
 export interface RequestStartEvent {
@@ -94,6 +109,7 @@ export const lifecycle = {
   requestStart: typed<RequestStartEvent>('sluice:request-start'),
   request: typed<RequestEvent>('sluice:request'),
   upstreamStart: typed<UpstreamStartEvent>('sluice:upstream-start'),
+  step: typed<StepEvent>('sluice:step'),
   upstreamRequest: typed<UpstreamRequestEvent>('sluice:upstream-request'),
   auditCommit: typed<AuditCommitEvent>('sluice:audit-commit'),
 };

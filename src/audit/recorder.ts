@@ -17,13 +17,14 @@ export class AuditRecorder implements Recorder {
     private readonly onDecision?: (event: DecisionEvent) => void,
   ) {}
 
-  async record(event: DecisionEvent, options: { droppable?: boolean } = {}): Promise<void> {
+  async record(event: DecisionEvent, options: { droppable?: boolean } = {}): Promise<number | undefined> {
     if (this.log.isLevelEnabled('info')) {
       const { arguments: _a, result: _r, ...line } = event;
       this.log.info({ decision: line }, `${event.method} ${event.target}: ${event.outcome}${event.reason ? ` (${event.reason})` : ''}`);
     }
     this.onDecision?.(event);
-    if (this.audit) await this.audit.write(recordOf(event, this.maxFieldBytes), options);
+    if (!this.audit) return undefined;
+    return (await this.audit.write(recordOf(event, this.maxFieldBytes), options))?.seq;
   }
 
   accepting(): boolean {

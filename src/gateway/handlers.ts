@@ -154,7 +154,7 @@ function holderOf(ctx: RequestContext): LabelHolder {
 
 /** A tools/call, resources/read or prompts/get as the pipeline takes it: who, what, and how to resolve and run it. */
 function checkedRequest(ctx: RequestContext, method: CheckedRequest['method'], target: string, args: Params, parts: Pick<CheckedRequest, 'resolve' | 'execute'> & Partial<CheckedRequest>): CheckedRequest {
-  return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, target, arguments: args, ...parts };
+  return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, target, arguments: args, trace: ctx.trace, ...parts };
 }
 
 /**

@@ -60,7 +60,7 @@ export class Operator {
     return { reset };
   }
 
-  private record(action: string, by: string): Promise<void> {
-    return this.gateway.security.recorder.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
+  private async record(action: string, by: string): Promise<void> {
+    await this.gateway.security.recorder.record({ time: new Date().toISOString(), agent: by, session: '-', transport: 'http', method: 'operator', target: action, outcome: 'allow', durationMs: 0 });
   }
 }

@@ -1,4 +1,5 @@
 import type { Label } from '../ifc/label.js';
+import { lifecycle } from '../lifecycle.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { DecisionEvent, Refusal, Step } from './decision.js';
 import { printable } from './printable.js';
@@ -39,6 +40,7 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
       continue;
     }
     let refusal: Refusal | undefined;
+    const stepStarted = req.trace && lifecycle.step.active ? performance.now() : 0;
     try {
       // Most steps decide synchronously; awaiting only the ones that return a promise saves a turn each.
       const verdict = STEP_FUNCTIONS.get(name)!(s);
@@ -46,10 +48,22 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
     } catch (err) {
       refusal = deny(name, `the ${name} check failed: ${(err as Error).message}`);
     }
-    if (refusal?.outcome === 'approve') refusal = await askApproval(s, refusal, labelBefore);
+    if (stepStarted) stepDone(req, name, refusal, stepStarted);
+    if (refusal?.outcome === 'approve') {
+      const asked = req.trace && lifecycle.step.active ? performance.now() : 0;
+      refusal = await askApproval(s, refusal, labelBefore);
+      if (asked) stepDone(req, 'approval', refusal, asked);
+    }
     if (refusal) return refuse(s, started, labelBefore, refusal);
   }
   return allow(s, started, labelBefore);
+}
+
+/** Tells a tracer what one step found (its verdict) and what was done about it (the action). */
+function stepDone(req: CheckedRequest, step: string, refusal: Refusal | undefined, startMs: number): void {
+  const verdict = refusal === undefined ? 'pass' : refusal.outcome === 'approve' ? 'approve' : 'deny';
+  const action = verdict === 'pass' ? 'allow' : verdict === 'approve' ? 'ask' : 'block';
+  lifecycle.step.publish({ step, verdict, action, startMs, durationMs: performance.now() - startMs, trace: req.trace! });
 }
 
 /** Durable before the client sees it: a result whose record could not be committed is not handed out. */
@@ -98,7 +112,9 @@ async function record(s: RequestState, started: number, labelBefore: Label | und
     traceId: req.traceId,
     ...extra,
   };
-  return req.security.recorder.record(event, { droppable });
+  const seq = await req.security.recorder.record(event, { droppable });
+  // The span names the audit record, as the record names the trace: one leads to the other.
+  if (req.trace && seq !== undefined) req.trace.auditSeq = seq;
 }
 
 async function askApproval(s: RequestState, refusal: Refusal, label: Label): Promise<Refusal | undefined> {

@@ -45,7 +45,8 @@ export interface DecisionEvent {
  * `record` resolves once the decision is durable; callers await it before a result goes out.
  */
 export interface Recorder {
-  record(event: DecisionEvent, options?: { droppable?: boolean }): Promise<void>;
+  /** Resolves once recorded, with the audit record's sequence number when there is an audit log. */
+  record(event: DecisionEvent, options?: { droppable?: boolean }): Promise<number | undefined>;
   /** False while the audit log is too far behind to take new calls (they are refused before they run). */
   accepting(): boolean;
 }

@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../lifecycle.js';
 import type { Bucket, RoleConfig, ServerConfig, ToolSecurity } from '../config/schema.js';
 import { scanPayload, type Finding } from '../filters/scan.js';
 import { flowsTo, join, type Label } from '../ifc/label.js';
@@ -36,6 +37,8 @@ export interface CheckedRequest {
   execute(resolved: Resolved, args: Params): Promise<Params>;
   /** Ties this request's records together. */
   traceId?: string;
+  /** The request's trace, when a tracer listens: each step becomes a span of it. */
+  trace?: TraceCarrier;
   /** Keeps a client that waits for an approval informed (progress notifications). */
   keepAlive?: (message: string) => void;
   /** Asks the client's own user to approve (elicitation), when it can. */

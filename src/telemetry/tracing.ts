@@ -2,7 +2,7 @@ import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { lifecycle, type RequestStartEvent, type TraceCarrier, type UpstreamStartEvent } from '../lifecycle.js';
+import { lifecycle, type RequestStartEvent, type StepEvent, type TraceCarrier, type UpstreamStartEvent } from '../lifecycle.js';
 import { SLUICE_VERSION } from '../version.js';
 
 const propagator = new W3CTraceContextPropagator();
@@ -37,7 +37,25 @@ export class GatewayTracing {
       lifecycle.request.subscribe((e) => end(e.trace, e.errorType)),
       lifecycle.upstreamStart.subscribe((e) => this.startClient(e)),
       lifecycle.upstreamRequest.subscribe((e) => end(e.trace, e.errorType)),
+      lifecycle.step.subscribe((e) => this.stepSpan(e)),
     );
+  }
+
+  /** A chokepoint step (or an approval wait) as a span of the request, by the guardrail conventions. */
+  private stepSpan(e: StepEvent): void {
+    const parentSpan = e.trace.span as Span | undefined;
+    if (!parentSpan) return;
+    const span = this.tracer.startSpan(
+      e.step === 'approval' ? 'approval wait' : `guardrail ${e.step}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: performance.timeOrigin + e.startMs,
+        attributes: { 'gen_ai.guardrail.name': e.step, 'gen_ai.guardrail.verdict': e.verdict, 'gen_ai.guardrail.action': e.action },
+      },
+      trace.setSpan(ROOT_CONTEXT, parentSpan),
+    );
+    if (e.verdict === 'deny') span.setStatus({ code: SpanStatusCode.ERROR, message: `refused at the ${e.step} step` });
+    span.end(performance.timeOrigin + e.startMs + e.durationMs);
   }
 
   private startServer(e: RequestStartEvent): void {
@@ -90,6 +108,7 @@ function targetAttributes(method: string, target: string | undefined): Record<st
 function end(carrier: TraceCarrier | undefined, errorType: string | undefined): void {
   const span = carrier?.span as Span | undefined;
   if (!span) return;
+  if (carrier?.auditSeq !== undefined) span.setAttribute('sluice.audit.seq', carrier.auditSeq);
   if (errorType) {
     span.setAttribute('error.type', errorType);
     span.setStatus({ code: SpanStatusCode.ERROR });

@@ -86,8 +86,15 @@ describe('traces', () => {
     // The upstream received the CLIENT span's context in _meta: same trace, sluice's span as parent.
     expect(seen.traceparent).toBe(`00-${traceId}-${upstream.spanId}-01`);
     expect(seen.tracestate).toBe('vendor=x');
-    // The audit record of the call names the same trace.
+    // The audit record of the call names the same trace, and the span names the audit record.
     expect(decisions.find((d) => d.target === 'trace__echo_meta')?.traceId).toBe(traceId);
+    const seq = server.attributes.find((a) => a.key === 'sluice.audit.seq')?.value as { intValue?: string | number } | undefined;
+    const records = await gw.gateway.audit!.store.query({ afterSeq: Number(seq?.intValue) - 1, limit: 1 });
+    expect(records[0]).toMatchObject({ seq: Number(seq?.intValue), target: 'trace__echo_meta', traceId });
+    // One span per chokepoint step, by the guardrail conventions, children of the SERVER span.
+    const steps = spans.filter((s) => s.parentSpanId === server.spanId && s.kind === 1);
+    expect(steps.map((s) => attr(s, 'gen_ai.guardrail.name'))).toEqual(expect.arrayContaining(['pause', 'rate-limit', 'resolve', 'tool-rule', 'information-flow', 'content-filter']));
+    expect(steps.every((s) => attr(s, 'gen_ai.guardrail.verdict') === 'pass' && attr(s, 'gen_ai.guardrail.action') === 'allow')).toBe(true);
   });
 
   it('marks a refused or failed request with error.type', async () => {
@@ -98,5 +105,7 @@ describe('traces', () => {
     const refused = spans.find((s) => s.name === 'tools/call trace__nope')!;
     expect(attr(refused, 'error.type')).toBe('-32602');
     expect(refused.status?.code).toBe(2); // ERROR
+    const resolve = spans.find((s) => s.parentSpanId === refused.spanId && attr(s, 'gen_ai.guardrail.name') === 'resolve')!;
+    expect([attr(resolve, 'gen_ai.guardrail.verdict'), attr(resolve, 'gen_ai.guardrail.action')]).toEqual(['deny', 'block']);
   });
 });

@@ -128,6 +128,7 @@ async function setup(opts: SetupOptions = {}) {
       events.push(e);
       droppable.push(o?.droppable ?? false);
       if (opts.rejects?.(e)) throw new Error('audit disk full');
+      return events.length;
     },
     accepting: opts.accepting ?? (() => true),
   };
