@@ -12,6 +12,7 @@ import { measureCatalogTokens } from './catalog-tokens.js';
 import { measureChokepoint, type ChokepointFigure } from './chokepoint.js';
 import { auditAims, authAims, catalogAims, extraSections, startupAims } from './more-aims.js';
 import { measureAuth } from './oauth.js';
+import { stopOtlpSink } from './otlp-sink.js';
 import { measureStartup } from './startup.js';
 import { renderDocument } from './document.js';
 import { describeMachine } from './machine.js';
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
     await Promise.allSettled([...pools.values()].map((p) => p.close()));
     await Promise.allSettled([...targets.values()].map((t) => t.stop()));
     await stopAll();
+    await stopOtlpSink();
   }
 }
 

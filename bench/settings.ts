@@ -6,10 +6,11 @@
 /**
  * `sluice` runs with security on (as shipped, with a realistic role and the audit log); `sluice-noaudit` the
  * same without the audit log; `sluice-open` with every check off; `sluice-oauth` like `sluice` with an OAuth
- * access token instead of a sluice token; `sluice-shared` like `sluice` on Redis and
+ * access token instead of a sluice token; `sluice-telemetry-off` like `sluice` without metrics, `sluice-traced` and
+ * `sluice-traced-1pct` with metrics and OpenTelemetry traces sampled at 100% and 1%; `sluice-shared` like `sluice` on Redis and
  * Postgres; `sluice-cluster` three such replicas behind nginx.
  */
-export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-noaudit', 'sluice-open', 'sluice-oauth', 'sluice-shared', 'sluice-cluster', 'mcp-proxy', 'supergateway'] as const;
+export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-noaudit', 'sluice-open', 'sluice-oauth', 'sluice-telemetry-off', 'sluice-traced', 'sluice-traced-1pct', 'sluice-shared', 'sluice-cluster', 'mcp-proxy', 'supergateway'] as const;
 export type PathName = (typeof PATHS)[number];
 
 export const CLIENT_KINDS = ['sdk', 'lean'] as const;

@@ -10,6 +10,7 @@ import { bin, EVERYTHING, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { PathName, Settings } from './settings.js';
 import { startShared } from './shared-targets.js';
+import { otlpSink } from './otlp-sink.js';
 import { startIdentityProvider, type IdentityProvider } from '../test/helpers/oidc.js';
 
 export type HttpPath = Exclude<PathName, 'stdio'>;
@@ -136,13 +137,28 @@ function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string
  * sluice as users run it: its CLI on the current source (tsx) with the configuration above. Readiness is
  * /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
-async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth'): Promise<HttpTarget> {
+type SluicePath = 'sluice' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth' | 'sluice-telemetry-off' | 'sluice-traced' | 'sluice-traced-1pct';
+
+/** The environment of a traced path: OTLP/HTTP to the bench's sink, sampling all or 1% of traces. */
+async function tracingEnv(pathName: SluicePath): Promise<NodeJS.ProcessEnv> {
+  if (pathName !== 'sluice-traced' && pathName !== 'sluice-traced-1pct') return process.env;
+  const sink = await otlpSink();
+  return {
+    ...process.env,
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    ...(pathName === 'sluice-traced' ? { OTEL_TRACES_SAMPLER: 'always_on' } : { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01' }),
+  };
+}
+
+async function startSluice(settings: Settings, pathName: SluicePath): Promise<HttpTarget> {
   const secure = pathName !== 'sluice-open';
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-bench-'));
   const config = path.join(dir, 'sluice.yaml');
   const tokensFile = path.join(dir, 'tokens.json');
   let lines = sluiceConfig(secure, tokensFile, pathName !== 'sluice-noaudit');
+  if (pathName === 'sluice-telemetry-off') lines = ['metrics: { enabled: false }', ...lines];
   let idp: IdentityProvider | undefined;
   let bearer: string | undefined;
   if (pathName === 'sluice-oauth') {
@@ -159,7 +175,7 @@ async function startSluice(settings: Settings, pathName: 'sluice' | 'sluice-noau
     pathName,
     process.execPath,
     [...settings.sluiceNodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
-    { cwd: ROOT },
+    { cwd: ROOT, env: await tracingEnv(pathName) },
   );
   return started(pathName, {
     child,
@@ -212,6 +228,9 @@ export function startTarget(pathName: HttpPath, settings: Settings): Promise<Htt
     case 'sluice-noaudit':
     case 'sluice-open':
     case 'sluice-oauth':
+    case 'sluice-telemetry-off':
+    case 'sluice-traced':
+    case 'sluice-traced-1pct':
       return startSluice(settings, pathName);
     case 'sluice-shared':
       return startShared(settings, (tokens) => sluiceConfig(true, tokens), 1);

@@ -1,4 +1,4 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type ContextManager, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -6,6 +6,29 @@ import { lifecycle, type RequestStartEvent, type StepEvent, type TraceCarrier, t
 import { SLUICE_VERSION } from '../version.js';
 
 const propagator = new W3CTraceContextPropagator();
+
+/**
+ * sluice hands every span its parent explicitly (the lifecycle events carry them), so it needs no ambient
+ * context: this manager keeps none. The SDK's default (AsyncLocalStorage over async_hooks on Node 20) would
+ * tax every promise in the process, traced or not.
+ */
+class ExplicitContextOnly implements ContextManager {
+  active(): Context {
+    return ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(_context: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return fn.call(thisArg, ...args);
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    return this;
+  }
+}
 const setter = { set: (carrier: Record<string, unknown>, key: string, value: string) => void (carrier[key] = value) };
 const getter = {
   get: (carrier: Record<string, unknown>, key: string) => (typeof carrier[key] === 'string' ? (carrier[key] as string) : undefined),
@@ -28,6 +51,7 @@ export class GatewayTracing {
     this.sdk = new NodeSDK({
       serviceName: 'sluice',
       instrumentations: [],
+      contextManager: new ExplicitContextOnly(),
       ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
     });
     this.sdk.start();
@@ -44,7 +68,8 @@ export class GatewayTracing {
   /** A chokepoint step (or an approval wait) as a span of the request, by the guardrail conventions. */
   private stepSpan(e: StepEvent): void {
     const parentSpan = e.trace.span as Span | undefined;
-    if (!parentSpan) return;
+    // An unsampled request records nothing: its steps need no spans at all.
+    if (!parentSpan?.isRecording()) return;
     const span = this.tracer.startSpan(
       e.step === 'approval' ? 'approval wait' : `guardrail ${e.step}`,
       {
@@ -87,7 +112,7 @@ export class GatewayTracing {
     );
     e.trace.span = span;
     e.trace.traceId = span.spanContext().traceId;
-    propagator.inject(trace.setSpan(context.active(), span), e.meta, setter);
+    propagator.inject(trace.setSpan(ROOT_CONTEXT, span), e.meta, setter);
   }
 
   /** Ends the channels' part and flushes what is buffered. */
