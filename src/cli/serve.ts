@@ -56,7 +56,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const tracing = tracingRequested() ? new (await import('../telemetry/tracing.js')).GatewayTracing() : undefined;
   const metricsServer = metrics && config.metrics.listen ? await listenForMetrics(gateway, metrics, config.metrics.listen, log) : undefined;
   if (options.http !== false) {
-    http = new HttpFront(gateway, front, metricsServer ? undefined : metrics);
+    http = new HttpFront(gateway, front, metricsServer ? undefined : metrics, metrics?.activity);
     wss = attachWebSocket(gateway, front, http.server);
     await new Promise<void>((resolve, reject) => {
       http!.server.once('error', reject);

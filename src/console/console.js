@@ -2,6 +2,7 @@
 // same JSON the CLI uses). This module signs in and out and starts the views; each view is a module of its own.
 import { tickCountdowns } from './approvals.js';
 import './audit.js';
+import { drawCharts } from './charts.js';
 import { $, api, AuthError, session } from './dom.js';
 import { connectEvents, disconnectEvents, refresh, refreshAll } from './live.js';
 import './status.js';
@@ -28,8 +29,10 @@ function showApp() {
   $('bar-items').hidden = false;
   connectEvents();
   refreshAll();
+  void drawCharts();
   timers = [
     setInterval(tickCountdowns, 1000),
+    setInterval(() => void drawCharts(), 2000),
     // Upstream restarts and session idle times are not pushed as events: look again now and then.
     setInterval(() => refresh.status(), 5000),
   ];

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Gateway } from '../gateway/gateway.js';
 import { lifecycle } from '../lifecycle.js';
+import { Activity } from './activity.js';
 import type { DecisionEvent } from '../policy/decision.js';
 
 /** The OpenTelemetry MCP semantic conventions' buckets for mcp.*.operation.duration (seconds). */
@@ -15,9 +16,13 @@ const UNKNOWN = '_unknown';
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
+  /** The last minutes, per second, for the console's charts. */
+  readonly activity: Activity;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly gateway: Gateway) {
+    this.activity = new Activity(gateway);
+    this.unsubscribe.push(() => this.activity.stop());
     const r = [this.registry];
     const server = new Histogram({
       name: 'mcp_server_operation_duration_seconds',

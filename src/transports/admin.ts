@@ -7,6 +7,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { Operator } from '../gateway/operator.js';
 import { resolveBearer } from '../identity/principal.js';
 import { ADMIN } from '../identity/tokens.js';
+import type { Activity } from '../telemetry/activity.js';
 
 const MAX_ADMIN_BODY = 64 * 1024;
 const COOKIE = 'sluice_admin';
@@ -31,11 +32,16 @@ export class AdminApi {
   private readonly operator: Operator;
   private readonly routes: Record<string, Route>;
 
-  constructor(private readonly gateway: Gateway) {
+  constructor(
+    private readonly gateway: Gateway,
+    /** Calls per second and latency for the console's charts; unset when metrics are off. */
+    activity?: Activity,
+  ) {
     this.operator = new Operator(gateway);
     const approvals = gateway.approvals;
     this.routes = {
       'GET /admin/status': async ({ send }) => send(200, await this.operator.status()),
+      'GET /admin/activity': async ({ send }) => (activity ? send(200, activity.snapshot() as never) : send(404, { error: 'metrics are off (metrics.enabled: false): no activity to chart' })),
       'POST /admin/pause': async ({ send }) => send(200, (await this.operator.setPaused(true, ADMIN), { paused: true })),
       'POST /admin/resume': async ({ send }) => send(200, (await this.operator.setPaused(false, ADMIN), { paused: false })),
       'POST /admin/sessions/reset': async ({ req, send }) => {

@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url';
 /** The console's files live in src/console (plain HTML, CSS and JS: no build step), next to src and dist alike. */
 const DIR = fileURLToPath(new URL('../../src/console/', import.meta.url));
 
+/** Libraries the console uses, served from their npm packages (no copies in the repository). */
+const VENDOR = new Map([
+  ['uplot.js', fileURLToPath(new URL('../../node_modules/uplot/dist/uPlot.iife.min.js', import.meta.url))],
+  ['uplot.css', fileURLToPath(new URL('../../node_modules/uplot/dist/uPlot.min.css', import.meta.url))],
+]);
+
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' };
 
 /**
@@ -15,7 +21,7 @@ const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 't
 export async function serveConsole(path: string, res: ServerResponse): Promise<void> {
   const name = path === '/console' || path === '/console/' ? 'index.html' : path.slice('/console/'.length);
   const m = /^([a-z0-9-]+)\.(html|js|css|svg)$/.exec(name);
-  const body = m ? await readFile(DIR + name).catch(() => undefined) : undefined;
+  const body = m ? await readFile(VENDOR.get(name) ?? DIR + name).catch(() => undefined) : undefined;
   if (!m || !body) {
     res.writeHead(404, { 'content-type': 'text/plain' });
     return void res.end('not found');

@@ -24,6 +24,7 @@ import { serveConsole } from './console-files.js';
 import { authenticate, challengeFor } from './authenticate.js';
 import { serveMetrics } from './metrics-endpoint.js';
 import type { GatewayMetrics } from '../telemetry/metrics.js';
+import type { Activity } from '../telemetry/activity.js';
 import { checkLocalRequest } from './guards.js';
 import { LegacySse } from './legacy-sse.js';
 import { EventStream, Exchange } from './sse.js';
@@ -62,8 +63,10 @@ export class HttpFront {
     private readonly front: FrontDoor,
     /** Prometheus metrics served at /metrics on this port (unless they have a port of their own). */
     private readonly metrics?: GatewayMetrics,
+    /** What the console's charts draw (the metrics' activity), wherever /metrics is served. */
+    activity?: Activity,
   ) {
-    this.admin = new AdminApi(gateway);
+    this.admin = new AdminApi(gateway, activity);
     this.legacy = new LegacySessions(gateway, {
       send: (id, m, relatedTo) => this.sendToSession(id, m, relatedTo),
       streamHere: (id) => this.streamHere(id),

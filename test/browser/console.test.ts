@@ -230,6 +230,26 @@ describe('the console', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-broken-chain.png'), fullPage: true });
   });
 
+  it('charts the last minutes live: calls per second by outcome and latency, drawn by uPlot', async () => {
+    for (let i = 0; i < 8; i++) await agentClient.callTool({ name: 'everything__get-sum', arguments: { a: i, b: 1 } });
+    await eventually(async () => Number(await page.locator('#activity').getAttribute('data-calls'))).toBeGreaterThanOrEqual(8);
+    expect(await page.locator('#chart-calls canvas').count()).toBe(1);
+    expect(await page.locator('#chart-latency canvas').count()).toBe(1);
+    await eventually(() => page.locator('#activity-summary').textContent()).toMatch(/\d+ calls? in the last minute/);
+    // The legend names the outcomes; the chart is drawn (pixels of the "allowed" colour on the canvas).
+    const legend = await page.locator('#chart-calls .u-legend').textContent();
+    for (const name of ['allowed', 'refused', 'needs approval', 'errors']) expect(legend).toContain(name);
+    const drawn = await page.locator('#chart-calls canvas').evaluate((c: HTMLCanvasElement) => {
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      let coloured = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 1] > data[i] + 40 && data[i + 1] > data[i + 2] + 40) coloured++; // greenish
+      return coloured;
+    });
+    expect(drawn).toBeGreaterThan(20);
+    await page.locator('#activity').screenshot({ path: path.join(ARTIFACTS, 'console-charts.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
   it('signs out', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Operator token').waitFor({ state: 'visible' });
