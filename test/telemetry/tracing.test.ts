@@ -6,6 +6,7 @@ import type { DecisionEvent } from '../../src/policy/decision.js';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/servers.js';
+import { FileTokenStore } from '../../src/identity/tokens.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -25,6 +26,7 @@ interface OtlpSpan {
 let receiver: Server;
 const spans: OtlpSpan[] = [];
 let gw: TestGateway;
+let adminToken: string;
 const decisions: DecisionEvent[] = [];
 
 beforeAll(async () => {
@@ -50,12 +52,17 @@ beforeAll(async () => {
 logLevel: silent
 auth: { required: false, anonymousAgent: anon }
 agents: { anon: { role: r } }
-roles: { r: { default: allow } }
+roles: { r: { default: allow, tools: { "gated__*": approve } } }
+approvals: { timeoutSeconds: 20 }
 mcpServers:
   trace:
     command: node
     args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/trace-recorder.mjs'))}]
+  gated:
+    command: node
+    args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/trace-recorder.mjs'))}]
 `);
+  adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
   gw.gateway.events.on('decision', (e) => decisions.push(e));
 }, 60_000);
 afterAll(async () => {
@@ -95,6 +102,28 @@ describe('traces', () => {
     const steps = spans.filter((s) => s.parentSpanId === server.spanId && s.kind === 1);
     expect(steps.map((s) => attr(s, 'gen_ai.guardrail.name'))).toEqual(expect.arrayContaining(['pause', 'rate-limit', 'resolve', 'tool-rule', 'information-flow', 'content-filter']));
     expect(steps.every((s) => attr(s, 'gen_ai.guardrail.verdict') === 'pass' && attr(s, 'gen_ai.guardrail.action') === 'allow')).toBe(true);
+  });
+
+  it('shows the wait for a human as a span of its own', async () => {
+    await new Promise((r) => setTimeout(r, 1100)); // the gateway re-reads its token file at most once a second
+    const admin = (method: string, p: string, body?: unknown) =>
+      fetch(gw.url.replace(/\/mcp$/, p), { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+    const client = await connectV2(gw.url, 'legacy');
+    const call = client.callTool({ name: 'gated__echo_meta', arguments: {} });
+    let id = '';
+    await waitFor(async () => Boolean((id = (await admin('GET', '/admin/approvals')).pending?.[0]?.id ?? '')), 10_000, 'the pending approval');
+    await new Promise((r) => setTimeout(r, 200)); // a wait long enough to see
+    await admin('POST', '/admin/approvals/decide', { id, decision: 'approve', scope: 'once' });
+    expect((await call).isError).toBeFalsy();
+    await client.close();
+    await waitFor(() => spans.some((s) => s.name === 'approval wait'), 10_000, 'the approval span');
+    const server = spans.find((s) => s.kind === 2 && s.name === 'tools/call gated__echo_meta')!;
+    const wait = spans.find((s) => s.name === 'approval wait' && s.parentSpanId === server.spanId)!;
+    expect([attr(wait, 'gen_ai.guardrail.verdict'), attr(wait, 'gen_ai.guardrail.action')]).toEqual(['pass', 'allow']);
+    const askedBy = spans.find((s) => s.parentSpanId === server.spanId && attr(s, 'gen_ai.guardrail.name') === 'tool-rule')!;
+    expect([attr(askedBy, 'gen_ai.guardrail.verdict'), attr(askedBy, 'gen_ai.guardrail.action')]).toEqual(['approve', 'ask']);
+    const ms = (s: OtlpSpan & { startTimeUnixNano?: string; endTimeUnixNano?: string }) => (Number(s.endTimeUnixNano) - Number(s.startTimeUnixNano)) / 1e6;
+    expect(ms(wait as never)).toBeGreaterThanOrEqual(150);
   });
 
   it('marks a refused or failed request with error.type', async () => {
