@@ -8,7 +8,7 @@ import { startPostgres, type PostgresServer } from './postgres.js';
 import { startRedis, type RedisServer } from './redis.js';
 import { ROOT } from './servers.js';
 import { runSluice, SLUICE_NODE_ARGS } from './sluice-cli.js';
-import { freePort } from './spawn.js';
+import { freePort, stopChild } from './spawn.js';
 import { waitFor } from './wait.js';
 
 export const CLUSTER_SERVER = path.join(ROOT, 'test/fixtures/cluster-server.mjs');
@@ -125,13 +125,7 @@ function replicaProcess(name: string, port: number, config: string, sessionKey: 
     name,
     url,
     config,
-    kill: () =>
-      new Promise<void>((resolve) => {
-        const c = child;
-        if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-        c.once('exit', () => resolve());
-        c.kill('SIGKILL');
-      }),
+    kill: () => stopChild(child, 'SIGKILL'),
     start: async () => {
       output = '';
       child = spawn(process.execPath, [...SLUICE_NODE_ARGS, 'serve', '--config', config], {
@@ -157,14 +151,6 @@ function replicaProcess(name: string, port: number, config: string, sessionKey: 
         throw new Error(`${err.message}; it said: ${output}`);
       });
     },
-    stop: async () => {
-      const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill('SIGTERM');
-        setTimeout(() => c.kill('SIGKILL'), 5000).unref();
-      });
-    },
+    stop: () => stopChild(child),
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findEngine } from '../setup/engines.js';
 import { ROOT } from './servers.js';
-import { freePort } from './spawn.js';
+import { freePort, stopChild } from './spawn.js';
 import { waitFor } from './wait.js';
 
 export interface Nginx {
@@ -44,13 +44,7 @@ export async function startNginx(replicaPorts: readonly number[]): Promise<Nginx
   return {
     url,
     stop: async () => {
-      if (child.exitCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGQUIT');
-          setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-        });
-      }
+      await stopChild(child, 'SIGQUIT', 3000); // nginx's graceful stop
       rmSync(dir, { recursive: true, force: true });
     },
   };

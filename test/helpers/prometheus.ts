@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findEngine } from '../setup/engines.js';
-import { freePort } from './spawn.js';
+import { freePort, stopChild } from './spawn.js';
 import { waitFor } from './wait.js';
 
 export interface Prometheus {
@@ -53,13 +53,7 @@ export async function startPrometheus(target: string, options: { bearer?: string
       return body.data!.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
     stop: async () => {
-      if (child.exitCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-        });
-      }
+      await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findEngine } from '../setup/engines.js';
-import { freePort } from './spawn.js';
+import { freePort, stopChild } from './spawn.js';
 
 export interface RedisServer {
   url: string;
@@ -36,11 +36,7 @@ export async function startRedis(): Promise<RedisServer> {
   const halt = async (): Promise<void> => {
     const c = child;
     child = undefined;
-    if (!c || c.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      c.once('exit', () => resolve());
-      c.kill('SIGKILL');
-    });
+    await stopChild(c, 'SIGKILL'); // an outage, not a shutdown: nothing is saved anyway
   };
   await start();
   return {

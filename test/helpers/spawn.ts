@@ -5,6 +5,19 @@ import { ROOT } from './servers.js';
 
 export const FORCE_LOOPBACK = path.join(ROOT, 'test/fixtures/force-loopback.cjs');
 
+/**
+ * Stops a child the test started and resolves once it is gone: `signal` first (the engine's own graceful stop),
+ * SIGKILL after `graceMs`. A child that already exited resolves at once.
+ */
+export function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM', graceMs = 5000): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+    if (signal !== 'SIGKILL') setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+  });
+}
+
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
