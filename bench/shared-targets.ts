@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { redisState } from '../src/state/redis-state.js';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
-import { startPostgres, type PostgresServer } from '../test/helpers/postgres.js';
-import { startRedis, type RedisServer } from '../test/helpers/redis.js';
+import { startEngines } from '../test/helpers/cluster.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
 import { ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
@@ -22,7 +21,7 @@ import type { HttpTarget } from './targets.js';
 export async function startShared(settings: Settings, secureConfig: (tokensFile: string) => string[], replicas: 1 | 3): Promise<HttpTarget> {
   const name = replicas === 1 ? 'sluice-shared' : 'sluice-cluster';
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
-  const [redis, postgres]: [RedisServer, PostgresServer] = await Promise.all([startRedis(), startPostgres({ durable: process.env.BENCH_PG_FSYNC !== '0' })]);
+  const [redis, postgres] = await startEngines({ durable: process.env.BENCH_PG_FSYNC !== '0' });
   const sessionKey = randomBytes(32).toString('hex');
   const children: Child[] = [];
   let nginx: Nginx | undefined;

@@ -84,8 +84,6 @@ export class LegacySessions {
 
   /** The session `id` names, for the client `owner`; SESSION_NOT_FOUND for an unknown, expired or foreign id. */
   async find(id: string, owner: string, principal: Principal): Promise<ClientSession> {
-    // A guessed or forged id is turned away here, before any store is asked (they cost Redis nothing).
-    if (!isSessionId(id, this.gateway.state.sealKey)) throw notFound();
     const live = this.live.get(id);
     if (live) {
       if (live.owner !== owner) throw notFound();
@@ -93,6 +91,8 @@ export class LegacySessions {
       if (live.session.lastSeen - live.touchedAt > TOUCH_EVERY_MS) this.touch(live);
       return live.session;
     }
+    // Not held here: a guessed or forged id is turned away before any store is asked (it costs Redis nothing).
+    if (!isSessionId(id, this.gateway.state.sealKey)) throw notFound();
     const record = await this.gateway.state.sessions.get(id).catch(() => undefined);
     if (!record || record.owner !== owner || record.agent !== principal.agent) throw notFound();
     return this.resume(record, principal);

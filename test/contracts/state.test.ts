@@ -52,93 +52,86 @@ describe('redis', () => {
     const options = { keyPrefix: `t${randomBytes(4).toString('hex')}:`, sealKey: randomBytes(32) };
     return { state: await redisState(redis.url, options), reopen: () => redisState(redis.url, options) };
   });
-});
 
-describe('redis state shared by replicas', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  const replicas = async () => {
-    const options = { keyPrefix: `r${randomBytes(4).toString('hex')}:`, sealKey: randomBytes(32) };
-    return Promise.all([redisState(redis.url, options), redisState(redis.url, options)]);
-  };
+  describe('shared by replicas', () => {
+    const replicas = async () => {
+      const options = { keyPrefix: `r${randomBytes(4).toString('hex')}:`, sealKey: randomBytes(32) };
+      return Promise.all([redisState(redis.url, options), redisState(redis.url, options)]);
+    };
 
-  it('what one replica writes, the other sees at once: labels, buckets, approvals, tokens; the pause within 1 s', async () => {
-    const [a, b] = await replicas();
-    const holder = { id: 's1', agent: 'alice', stateless: false };
-    await a.labels.raise(holder, { integrity: 'untrusted', confidentiality: 'secret' });
-    expect(await b.labels.of({ id: 'other', agent: 'alice', stateless: true })).toEqual({ integrity: 'untrusted', confidentiality: 'secret' });
-    const bucket = { key: 'global', bucket: { perSecond: 0.001, burst: 2 } };
-    expect(await a.limits.take([bucket])).toEqual({ ok: true });
-    expect(await b.limits.take([bucket])).toEqual({ ok: true });
-    expect(await a.limits.take([bucket])).toMatchObject({ ok: false, index: 0 });
+    it('what one replica writes, the other sees at once: labels, buckets, approvals, tokens; the pause within 1 s', async () => {
+      const [a, b] = await replicas();
+      const holder = { id: 's1', agent: 'alice', stateless: false };
+      await a.labels.raise(holder, { integrity: 'untrusted', confidentiality: 'secret' });
+      expect(await b.labels.of({ id: 'other', agent: 'alice', stateless: true })).toEqual({ integrity: 'untrusted', confidentiality: 'secret' });
+      const bucket = { key: 'global', bucket: { perSecond: 0.001, burst: 2 } };
+      expect(await a.limits.take([bucket])).toEqual({ ok: true });
+      expect(await b.limits.take([bucket])).toEqual({ ok: true });
+      expect(await a.limits.take([bucket])).toMatchObject({ ok: false, index: 0 });
 
-    const seen: boolean[] = [];
-    b.switches.watch((_name, on) => seen.push(on));
-    expect(await b.switches.get('paused')).toBe(false); // now cached in b
-    const t0 = performance.now();
-    await a.switches.set('paused', true);
-    while (!(await b.switches.get('paused'))) await new Promise((r) => setTimeout(r, 5));
-    expect(performance.now() - t0).toBeLessThan(1000);
-    expect(seen).toEqual([true]);
+      const seen: boolean[] = [];
+      b.switches.watch((_name, on) => seen.push(on));
+      expect(await b.switches.get('paused')).toBe(false); // now cached in b
+      const t0 = performance.now();
+      await a.switches.set('paused', true);
+      while (!(await b.switches.get('paused'))) await new Promise((r) => setTimeout(r, 5));
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(seen).toEqual([true]);
 
-    const changed: number[] = [];
-    a.approvals.watch(() => changed.push(1));
-    await a.approvals.add(pending('p1'));
-    const verdict = a.approvals.wait('p1');
-    expect((await b.approvals.list()).map((p) => p.id)).toEqual(['p1']);
-    const [first, second] = await Promise.all([b.approvals.settle('p1', { granted: true, outcome: 'granted', by: 'ops' }), a.approvals.settle('p1', { granted: false, outcome: 'denied', by: 'other' })]);
-    expect([first, second].filter(Boolean)).toHaveLength(1); // exactly once, across replicas
-    expect((await verdict).outcome).toBe(first ? 'granted' : 'denied');
-    expect(changed.length).toBeGreaterThanOrEqual(1);
+      const changed: number[] = [];
+      a.approvals.watch(() => changed.push(1));
+      await a.approvals.add(pending('p1'));
+      const verdict = a.approvals.wait('p1');
+      expect((await b.approvals.list()).map((p) => p.id)).toEqual(['p1']);
+      const [first, second] = await Promise.all([b.approvals.settle('p1', { granted: true, outcome: 'granted', by: 'ops' }), a.approvals.settle('p1', { granted: false, outcome: 'denied', by: 'other' })]);
+      expect([first, second].filter(Boolean)).toHaveLength(1); // exactly once, across replicas
+      expect((await verdict).outcome).toBe(first ? 'granted' : 'denied');
+      expect(changed.length).toBeGreaterThanOrEqual(1);
 
-    const issued = await a.tokens!.issue('alice');
-    expect(await b.tokens!.agentFor(issued.token)).toBe('alice');
-    expect(await b.tokens!.agentFor(`${issued.token}x`)).toBeUndefined();
-    await Promise.all([a.close(), b.close()]);
-  });
+      const issued = await a.tokens!.issue('alice');
+      expect(await b.tokens!.agentFor(issued.token)).toBe('alice');
+      expect(await b.tokens!.agentFor(`${issued.token}x`)).toBeUndefined();
+      await Promise.all([a.close(), b.close()]);
+    });
 
-  it('the bus carries a message to the other replicas, never back to its sender', async () => {
-    const [a, b] = await replicas();
-    const atA: string[] = [];
-    const atB: string[] = [];
-    a.bus.subscribe('sessions', (m) => atA.push(m.session));
-    b.bus.subscribe('sessions', (m) => atB.push(m.session));
-    await new Promise((r) => setTimeout(r, 50)); // the SUBSCRIBE reaches Redis
-    await a.bus.publish('sessions', { session: 's1', kind: 'to-client', message: { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x://1' } } });
-    await b.bus.publish('sessions', { session: 's2', kind: 'ended' });
-    await waitFor(() => atA.length === 1 && atB.length === 1, 2000, 'both messages');
-    expect({ atA, atB }).toEqual({ atA: ['s2'], atB: ['s1'] });
-    await Promise.all([a.close(), b.close()]);
-  });
+    it('the bus carries a message to the other replicas, never back to its sender', async () => {
+      const [a, b] = await replicas();
+      const atA: string[] = [];
+      const atB: string[] = [];
+      a.bus.subscribe('sessions', (m) => atA.push(m.session));
+      b.bus.subscribe('sessions', (m) => atB.push(m.session));
+      await new Promise((r) => setTimeout(r, 50)); // the SUBSCRIBE reaches Redis
+      await a.bus.publish('sessions', { session: 's1', kind: 'to-client', message: { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x://1' } } });
+      await b.bus.publish('sessions', { session: 's2', kind: 'ended' });
+      await waitFor(() => atA.length === 1 && atB.length === 1, 2000, 'both messages');
+      expect({ atA, atB }).toEqual({ atA: ['s2'], atB: ['s1'] });
+      await Promise.all([a.close(), b.close()]);
+    });
 
-  it('fails closed when Redis is down — every check rejects at once, nothing hangs — and works again when it is back', async () => {
-    const own = await startRedis();
-    const state = await redisState(own.url, { keyPrefix: 'down:', sealKey: randomBytes(32) });
-    const holder = { id: 's1', agent: 'alice', stateless: false };
-    expect(await state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }])).toEqual({ ok: true });
-    await own.pause();
-    await new Promise((r) => setTimeout(r, 600)); // past the pause switch's cache
-    const t0 = performance.now();
-    const outcomes = await Promise.allSettled([
-      state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }]),
-      state.labels.of(holder),
-      state.labels.raise(holder, { integrity: 'untrusted', confidentiality: 'public' }),
-      state.switches.get('paused'),
-      state.approvals.grants('alice', 't'),
-      state.sessions.get('x'),
-      state.tokens!.agentFor('slc_nope'),
-    ]);
-    expect(outcomes.map((o) => o.status)).toEqual(Array(7).fill('rejected'));
-    expect(performance.now() - t0).toBeLessThan(2500);
-    await own.start();
-    await waitFor(async () => (await state.labels.of(holder).then(() => true, () => false)), 10_000, 'Redis back');
-    expect(await state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }])).toEqual({ ok: true });
-    await state.close();
-    await own.stop();
+    it('fails closed when Redis is down — every check rejects at once, nothing hangs — and works again when it is back', async () => {
+      const own = await startRedis();
+      const state = await redisState(own.url, { keyPrefix: 'down:', sealKey: randomBytes(32) });
+      const holder = { id: 's1', agent: 'alice', stateless: false };
+      expect(await state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }])).toEqual({ ok: true });
+      await own.pause();
+      await new Promise((r) => setTimeout(r, 600)); // past the pause switch's cache
+      const t0 = performance.now();
+      const outcomes = await Promise.allSettled([
+        state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }]),
+        state.labels.of(holder),
+        state.labels.raise(holder, { integrity: 'untrusted', confidentiality: 'public' }),
+        state.switches.get('paused'),
+        state.approvals.grants('alice', 't'),
+        state.sessions.get('x'),
+        state.tokens!.agentFor('slc_nope'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(Array(7).fill('rejected'));
+      expect(performance.now() - t0).toBeLessThan(2500);
+      await own.start();
+      await waitFor(async () => (await state.labels.of(holder).then(() => true, () => false)), 10_000, 'Redis back');
+      expect(await state.limits.take([{ key: 'k', bucket: { perSecond: 1, burst: 5 } }])).toEqual({ ok: true });
+      await state.close();
+      await own.stop();
+    });
   });
 });

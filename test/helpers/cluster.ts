@@ -109,8 +109,8 @@ ${body.replaceAll('${REPLICA}', name).replaceAll('${EXECUTIONS}', executions)}`,
 }
 
 /** Redis and Postgres side by side; if one fails to start, the other is stopped before the error goes on. */
-async function startEngines(): Promise<[RedisServer, PostgresServer]> {
-  const [redis, postgres] = await Promise.allSettled([startRedis(), startPostgres()]);
+export async function startEngines(options: { durable?: boolean } = {}): Promise<[RedisServer, PostgresServer]> {
+  const [redis, postgres] = await Promise.allSettled([startRedis(), startPostgres(options)]);
   if (redis.status === 'fulfilled' && postgres.status === 'fulfilled') return [redis.value, postgres.value];
   if (redis.status === 'fulfilled') await redis.value.stop();
   if (postgres.status === 'fulfilled') await postgres.value.stop();
