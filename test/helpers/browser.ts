@@ -52,6 +52,8 @@ async function bundledChromium(): Promise<string> {
 /**
  * Starts headless Chromium with its own profile. As root it cannot use its sandbox, and without the
  * background-networking flags it keeps trying to reach Google's hosts, which this machine's closed network refuses.
+ * The locale is set as a person's browser has one: the Chromium inside @sparticuz/chromium otherwise takes the
+ * process's POSIX locale ("en-US@posix"), which Intl rejects — and uPlot, the console's charts, with it.
  */
 export async function launchChromium(profile: string, viewport: { width: number; height: number }): Promise<BrowserContext> {
   const { executablePath } = await findChromium();
@@ -60,5 +62,6 @@ export async function launchChromium(profile: string, viewport: { width: number;
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
     viewport,
+    locale: 'en-US',
   });
 }
