@@ -14,6 +14,7 @@ export function canonicalJson(value: unknown): string {
     return out + ']';
   }
   const record = value as Record<string, unknown>;
+  if (flatAndSorted(record)) return JSON.stringify(record);
   const keys = Object.keys(record).sort();
   let out = '{';
   let first = true;
@@ -25,4 +26,24 @@ export function canonicalJson(value: unknown): string {
     out += JSON.stringify(k) + ':' + (v === null || typeof v !== 'object' ? JSON.stringify(v) : canonicalJson(v));
   }
   return out + '}';
+}
+
+/**
+ * An object whose keys are already in order and whose values are scalars or arrays of scalars: JSON.stringify
+ * writes exactly the canonical form of it, in one native pass. Audit records are built in key order for this.
+ */
+function flatAndSorted(record: Record<string, unknown>): boolean {
+  let prev = '';
+  for (const k in record) {
+    if (!Object.hasOwn(record, k) || k <= prev) return false;
+    prev = k;
+    const v = record[k];
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return false;
+      continue;
+    }
+    if (!Array.isArray(v)) return false;
+    for (const x of v) if (x !== null && typeof x === 'object') return false;
+  }
+  return true;
 }

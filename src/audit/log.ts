@@ -29,6 +29,12 @@ export interface AuditLogOptions {
   maxQueue?: number;
   /** Most records per transaction. */
   maxBatch?: number;
+  /**
+   * Most batches handed to the store at once. Two: while a networked store (Postgres) commits one batch, the
+   * next is already on its way and takes the lock the moment the first lets go. Records of concurrent calls
+   * may then land in either order; a record written after another was committed always comes after it.
+   */
+  maxInFlight?: number;
   /** Told when the store refuses a batch (first failure of a streak) and when it takes records again. */
   onStoreTrouble?: (event: { failing: boolean; error?: string; waiting: number }) => void;
 }
@@ -41,6 +47,9 @@ export interface WriteOptions {
   droppable?: boolean;
 }
 
+/** Records enough for a batch of their own, sent without waiting for the end of the turn. */
+const EAGER_BATCH = 64;
+
 /**
  * The hash-chained log with group commit, written off the request path: records queue, one writer commits
  * them in batches, and each writer's promise resolves once its record is committed — so a caller that awaits
@@ -49,8 +58,16 @@ export interface WriteOptions {
  * queue and is tried again with backoff, in order, until it lands.
  */
 export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
+  /** Records not yet handed to the store, oldest first. */
   private queue: Waiting[] = [];
-  private draining = false;
+  private scheduled = false;
+  /** Batches handed to the store and not yet answered, and the records in them. */
+  private inFlight = 0;
+  private inFlightRecords = 0;
+  private batchNo = 0;
+  /** Batches the store refused; while any is waiting to be retried, nothing new is sent (the order holds). */
+  private failed: { no: number; batch: Waiting[] }[] = [];
+  private backoff = 1;
   private closed = false;
   private failing = false;
   private uncounted = 0;
@@ -61,6 +78,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   private readonly commitTimeoutMs: number;
   private readonly maxQueue: number;
   private readonly maxBatch: number;
+  private readonly maxInFlight: number;
 
   constructor(
     readonly store: AuditStore,
@@ -70,6 +88,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
     this.commitTimeoutMs = options.commitTimeoutMs ?? 30_000;
     this.maxQueue = options.maxQueue ?? 100_000;
     this.maxBatch = options.maxBatch ?? 2_000;
+    this.maxInFlight = options.maxInFlight ?? 2;
     if (options.signer) {
       const t = setInterval(() => void this.signHead().catch(() => undefined), options.signIntervalMs ?? 60_000);
       t.unref();
@@ -84,12 +103,12 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
 
   /** Records waiting to be committed. */
   get waiting(): number {
-    return this.queue.length;
+    return this.queue.length + this.inFlightRecords;
   }
 
   /** The queue is full: new calls should be refused before they run. */
   get backedUp(): boolean {
-    return this.queue.length >= this.maxQueue;
+    return this.waiting >= this.maxQueue;
   }
 
   /**
@@ -105,42 +124,79 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ record, resolve, reject, deadline: performance.now() + this.commitTimeoutMs, gaveUp: false });
-      if (!this.draining) {
-        this.draining = true;
+      // A full batch goes at once when the store has room: it commits while the rest of this turn runs.
+      if (this.queue.length >= EAGER_BATCH) this.pump();
+      if (!this.scheduled) {
+        this.scheduled = true;
         // Everything written in this turn of the event loop goes into one transaction.
-        setImmediate(() => void this.drain());
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
       }
     });
   }
 
-  private async drain(): Promise<void> {
-    let backoff = 1;
-    while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, this.maxBatch);
-      let sealed: AuditRecord[];
-      const started = lifecycle.auditCommit.active ? performance.now() : 0;
-      try {
-        sealed = await this.store.append(batch.map((w) => w.record));
-        if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok: true });
-      } catch (err) {
-        if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok: false });
-        this.trouble(true, (err as Error).message);
-        this.expireWaiters();
-        if (this.closed && backoff >= 50) break;
-        await sleep(backoff);
-        backoff = Math.min(50, backoff * 2);
-        continue;
-      }
-      backoff = 1;
-      this.lastWriteAt = performance.now();
-      this.queue.splice(0, batch.length);
-      this.trouble(false);
-      batch.forEach((w, i) => (w.gaveUp ? undefined : w.resolve(sealed[i])));
-      this.emit('appended', sealed);
-      this.noteUncounted();
+  /** Hands queued records to the store, a batch at a time, up to `maxInFlight` batches at once. */
+  private pump(): void {
+    while (this.failed.length === 0 && this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      this.send(this.queue.splice(0, this.maxBatch));
     }
-    this.draining = false;
-    this.signWhenQuiet();
+  }
+
+  private send(batch: Waiting[]): void {
+    const no = ++this.batchNo;
+    this.inFlight++;
+    this.inFlightRecords += batch.length;
+    const started = lifecycle.auditCommit.active ? performance.now() : 0;
+    const landed = (ok: boolean) => {
+      this.inFlight--;
+      this.inFlightRecords -= batch.length;
+      if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok });
+    };
+    this.store.append(batch.map((w) => w.record)).then(
+      (sealed) => {
+        landed(true);
+        this.backoff = 1;
+        this.lastWriteAt = performance.now();
+        if (this.failed.length === 0) this.trouble(false);
+        batch.forEach((w, i) => (w.gaveUp ? undefined : w.resolve(sealed[i])));
+        this.emit('appended', sealed);
+        this.noteUncounted();
+        this.next();
+      },
+      (err: Error) => {
+        landed(false);
+        this.failed.push({ no, batch });
+        this.trouble(true, err.message);
+        this.next();
+      },
+    );
+  }
+
+  /** After a batch is answered: retry what failed once nothing is in flight, else send more, else sign when quiet. */
+  private next(): void {
+    if (this.failed.length > 0) {
+      if (this.inFlight === 0) this.retryFailed();
+      return;
+    }
+    this.pump();
+    if (this.inFlight === 0 && this.queue.length === 0) this.signWhenQuiet();
+  }
+
+  /**
+   * A refused batch goes back to the front of the queue — several in the order they were first sent — and is
+   * tried again with backoff, in order, until it lands; writers whose deadline passed meanwhile are told.
+   */
+  private retryFailed(): void {
+    const batches = this.failed.sort((a, b) => a.no - b.no).flatMap((f) => f.batch);
+    this.failed = [];
+    this.queue.unshift(...batches);
+    this.expireWaiters();
+    const wait = this.backoff;
+    this.backoff = Math.min(50, this.backoff * 2);
+    if (this.closed && wait >= 50) return;
+    setTimeout(() => this.pump(), wait);
   }
 
   /** One timer at a time: it waits until no record has landed for `signQuietMs`, then signs the head. */
@@ -225,7 +281,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   /** Resolves when everything queued so far is committed (or the store keeps failing past `timeoutMs`). */
   async settle(timeoutMs = 10_000): Promise<void> {
     const until = performance.now() + timeoutMs;
-    while ((this.queue.length > 0 || this.draining) && performance.now() < until) await sleep(5);
+    while (this.waiting > 0 && performance.now() < until) await sleep(5);
   }
 
   /** Signs the current head if it moved since the last signature. */

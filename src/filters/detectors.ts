@@ -16,7 +16,7 @@ export interface Detector {
   locate?: (match: string) => Span | undefined;
   /** Substrings of which every match contains one: text with none of them skips the regex entirely (the common case). */
   needs?: string | readonly string[];
-  /** Lower-case words of which every match contains one (checked against the lower-cased text). */
+  /** Lower-case words of which every match contains one (checked against the lower-cased text, after `needs`). */
   needsWord?: readonly string[];
   /** Every match contains a digit: prose without digits skips the regex. */
   needsDigit?: boolean;
@@ -94,7 +94,7 @@ export const DETECTORS: readonly Detector[] = [
   { category: 'secret', kind: 'aws-access-key-id', needs: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   {
     category: 'secret',
-    kind: 'aws-secret-access-key', needsWord: ['secret'],
+    kind: 'aws-secret-access-key', needs: [':', '='], needsWord: ['secret'],
     // After its name as the credentials file, the environment, `aws sts` JSON and the SDKs spell it, quoted or not,
     // JSON-escaped or not; 40 base64 characters, which may end in `/` or `+`.
     pattern: /(?<![A-Za-z0-9])(?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?[A-Za-z0-9/+]{40}[A-Za-z0-9/+=]*/gi,
@@ -144,6 +144,7 @@ export const DETECTORS: readonly Detector[] = [
     pattern: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|rules|directions|messages)\b/gi,
   },
   { category: 'injection', kind: 'role-switch', needsWord: ['you are now', 'from now on', 'act as', 'instructions'], pattern: /\b(?:you are now|from now on,? you (?:are|will)|act as (?:an? )?(?:unrestricted|jailbroken|DAN)\b|new (?:system )?instructions\s*:)/gi },
-  { category: 'injection', kind: 'chat-template', needsWord: ['<|', '[inst]', '[/inst]', '<<sys>>', 'system', 'assistant'], pattern: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<SYS>>|^\s*(?:system|assistant)\s*:/gim },
+  // Every match holds `<`, `[` or a role label's `:` — one-character tests that most prose fails at once.
+  { category: 'injection', kind: 'chat-template', needs: ['<', '[', ':'], needsWord: ['<|', '[inst]', '[/inst]', '<<sys>>', 'system', 'assistant'], pattern: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<SYS>>|^\s*(?:system|assistant)\s*:/gim },
   { category: 'injection', kind: 'exfiltration-instruction', needsWord: ['the user', 'send '], pattern: /\b(?:do not|don't|never) (?:tell|inform|mention to|reveal to) the user\b|\bsend (?:the|all|your) (?:data|secrets?|credentials|keys|files|conversation) to\b/gi },
 ];

@@ -1,6 +1,7 @@
 import type { Params } from '../protocol/jsonrpc.js';
-import { DETECTORS, type Category } from './detectors.js';
+import { DETECTORS, type Category, type Detector } from './detectors.js';
 import { normalise } from './normalise.js';
+import { hasDigit as digitIn, probe, type Probe } from './probes.js';
 
 export interface Finding {
   category: Category;
@@ -27,7 +28,19 @@ interface Found {
 // The shortest text any detector matches (`a@b.co`, `[INST]`): shorter strings, most keys and ids, skip the loop.
 const SHORTEST = 6;
 
-const contains = (text: string, needs: string | readonly string[]) => (typeof needs === 'string' ? text.includes(needs) : needs.some((n) => text.includes(n)));
+interface Prepared {
+  detector: Detector;
+  /** Over the text: false when it holds none of the detector's `needs`. */
+  needs?: Probe;
+  /** Over the lower-cased text: false when it holds none of the detector's `needsWord`. */
+  words?: Probe;
+}
+
+const PREPARED: readonly Prepared[] = DETECTORS.map((d) => ({
+  detector: d,
+  needs: d.needs === undefined ? undefined : probe(typeof d.needs === 'string' ? [d.needs] : d.needs),
+  words: d.needsWord && probe(d.needsWord),
+}));
 
 /** Scans one string; redacts the categories whose action is `redact`. */
 export function scanText(original: string, actions: FilterActions): TextScan {
@@ -37,14 +50,12 @@ export function scanText(original: string, actions: FilterActions): TextScan {
   const found: Found[] = [];
   // Cheap tests first: most text has no candidate at all for most detectors, and a substring test over the
   // text costs a fraction of running the regex.
-  const hasDigit = /\d/.test(text);
+  let hasDigit: boolean | undefined;
   let lower: string | undefined;
-  for (const d of DETECTORS) {
-    if (actions[d.category] === 'off' || (d.needsDigit && !hasDigit) || (d.needs !== undefined && !contains(text, d.needs))) continue;
-    if (d.needsWord) {
-      lower ??= text.toLowerCase();
-      if (!d.needsWord.some((w) => lower!.includes(w))) continue;
-    }
+  for (const { detector: d, needs, words } of PREPARED) {
+    if (actions[d.category] === 'off' || (needs && !needs(text))) continue;
+    if (d.needsDigit && !(hasDigit ??= digitIn(text))) continue;
+    if (words && !words((lower ??= text.toLowerCase()))) continue;
     const redact = actions[d.category] === 'redact';
     const re = d.pattern;
     re.lastIndex = 0;

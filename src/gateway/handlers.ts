@@ -1,5 +1,5 @@
 import { lifecycle, type TraceCarrier } from '../lifecycle.js';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random.js';
 import { ErrorCode, notification, RpcError, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import { isLocal } from '../protocol/errors.js';
 import { stripEnvelope } from '../protocol/modern.js';
@@ -209,7 +209,7 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
 function traceIdOf(params: Params): string {
   const parent = (params._meta as Params | undefined)?.traceparent;
   const m = typeof parent === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(parent) : null;
-  return m ? m[1] : randomBytes(16).toString('hex');
+  return m ? m[1] : randomHex(16);
 }
 
 /** While a call waits for a human, progress notifications tell the client it is still being worked on. */

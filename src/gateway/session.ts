@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random.js';
 import { RpcError, type JsonRpcMessage, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import { SluiceError } from '../protocol/errors.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -71,7 +72,7 @@ export class ClientSession {
     /** A legacy HTTP session's sealed id (see state/seal.ts); others get a fresh random one. */
     id?: string,
   ) {
-    this.id = id ?? randomBytes(16).toString('hex');
+    this.id = id ?? randomHex(16);
   }
 
   /** Sends a request to the client (sampling, elicitation, roots) and waits for its answer. */

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomHex } from '../random.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -37,7 +38,7 @@ export function unseal(token: string, key: Buffer): Record<string, unknown> | un
  * key tells an id we issued from a guessed or forged one before it looks anything up.
  */
 export function newSessionId(key: Buffer): string {
-  const random = randomBytes(16).toString('hex');
+  const random = randomHex(16);
   return `${random}.${sessionMac(random, key)}`;
 }
 
