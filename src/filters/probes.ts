@@ -38,9 +38,24 @@ export function probeFor(needle: string): string {
 /** True when the text may hold one of the needles: false means it holds none of them. */
 export type Probe = (text: string) => boolean;
 
+/** Rarer than this (symbols, capitals, digits, j q x z), a needle's rarest character is worth a test of its own. */
+const RARE = 5;
+
+/**
+ * The test for one needle: its tail, after a one-character search (the cheapest there is) for its rarest
+ * character when that is rare — most text has no `_`, `-` or `J` and is ruled out at once.
+ */
+function needleTest(needle: string): Probe {
+  const tail = probeFor(needle);
+  let rarest = needle[0];
+  for (const ch of needle) if (frequency(ch) < frequency(rarest)) rarest = ch;
+  if (frequency(rarest) >= RARE || tail === rarest) return (text) => text.includes(tail);
+  return (text) => text.includes(rarest) && text.includes(tail);
+}
+
 export function probe(needles: readonly string[]): Probe {
-  const tails = [...new Set(needles.map(probeFor))];
-  return tails.length === 1 ? (text) => text.includes(tails[0]) : (text) => tails.some((t) => text.includes(t));
+  const tests = [...new Set(needles)].map(needleTest);
+  return tests.length === 1 ? tests[0] : (text) => tests.some((t) => t(text));
 }
 
 const DIGITS = '0123456789';

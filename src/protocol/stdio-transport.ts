@@ -92,7 +92,14 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
     if (!child || this.closed) return Promise.reject(new Error('server process is not running'));
-    child.stdin.write(JSON.stringify(message) + '\n');
+    const stdin = child.stdin;
+    // Messages sent in one turn of the event loop (calls of several clients) go to the server in one write:
+    // a write to a pipe wakes the server, and each costs a system call.
+    if (stdin.writableCorked === 0) {
+      stdin.cork();
+      setImmediate(() => stdin.uncork());
+    }
+    stdin.write(JSON.stringify(message) + '\n');
     return Promise.resolve();
   }
 
