@@ -12,11 +12,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AuditLog } from '../src/audit/log.js';
-import { openPostgresAuditStore } from '../src/audit/postgres-store.js';
-import { SqliteAuditStore } from '../src/audit/sqlite-store.js';
-import type { AuditStore } from '../src/audit/store.js';
-import { verifyStore } from '../src/audit/verify.js';
+import { AuditLog } from '../dist/audit/log.js';
+import { openPostgresAuditStore } from '../dist/audit/postgres-store.js';
+import { SqliteAuditStore } from '../dist/audit/sqlite-store.js';
+import type { AuditStore } from '../dist/audit/store.js';
+import { verifyStore } from '../dist/audit/verify.js';
 import { freshDatabase, startPostgres } from '../test/helpers/postgres.js';
 import { sample } from './audit.js';
 import { median } from './stats.js';

@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { UnsealedRecord } from '../src/audit/chain.js';
-import { AuditLog } from '../src/audit/log.js';
-import { SqliteAuditStore } from '../src/audit/sqlite-store.js';
-import { recordOf } from '../src/audit/from-decision.js';
+import type { UnsealedRecord } from '../dist/audit/chain.js';
+import { AuditLog } from '../dist/audit/log.js';
+import { SqliteAuditStore } from '../dist/audit/sqlite-store.js';
+import { recordOf } from '../dist/audit/from-decision.js';
 
 export interface AuditFigure {
   mode: string;

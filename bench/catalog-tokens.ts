@@ -10,8 +10,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCatalog, catalogEntries, DEFAULT_CATALOG_BUDGET } from '../src/agent/catalog.js';
-import type { ServerOffer } from '../src/agent/servers.js';
+import { buildCatalog, catalogEntries, DEFAULT_CATALOG_BUDGET } from '../dist/agent/catalog.js';
+import type { ServerOffer } from '../dist/agent/servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,16 +5,16 @@
  *
  *   node --import tsx bench/chokepoint.ts
  */
-import { parseConfig } from '../src/config/load.js';
-import type { ServerConfig } from '../src/config/schema.js';
-import { silentLogger } from '../src/log.js';
-import { AuditRecorder } from '../src/audit/recorder.js';
-import { MemoryTokenStore } from '../src/identity/tokens.js';
-import { runChecked } from '../src/policy/chokepoint.js';
-import { Hooks } from '../src/policy/hooks.js';
-import { Security } from '../src/policy/security.js';
-import { memoryState } from '../src/state/memory-state.js';
-import type { Params } from '../src/protocol/jsonrpc.js';
+import { parseConfig } from '../dist/config/load.js';
+import type { ServerConfig } from '../dist/config/schema.js';
+import { silentLogger } from '../dist/log.js';
+import { AuditRecorder } from '../dist/audit/recorder.js';
+import { MemoryTokenStore } from '../dist/identity/tokens.js';
+import { runChecked } from '../dist/policy/chokepoint.js';
+import { Hooks } from '../dist/policy/hooks.js';
+import { Security } from '../dist/policy/security.js';
+import { memoryState } from '../dist/state/memory-state.js';
+import type { Params } from '../dist/protocol/jsonrpc.js';
 
 const CONFIG = `
 agents:
@@ -46,7 +46,7 @@ export interface ChokepointFigure {
   baselineUsPerCall: number;
 }
 
-export async function measureChokepoint(calls = 20_000): Promise<ChokepointFigure[]> {
+export async function measureChokepoint(calls = 20_000, sizes: [string, number][] = [['1 KiB', 1024], ['64 KiB', 65536]]): Promise<ChokepointFigure[]> {
   const config = parseConfig(CONFIG, 'bench.yaml', {});
   const state = memoryState();
   // The recorder without an audit log, with a decision listener as telemetry would have: what is measured is the pipeline.
@@ -55,7 +55,7 @@ export async function measureChokepoint(calls = 20_000): Promise<ChokepointFigur
   const server = config.servers[0] as ServerConfig;
   const tool: Params = { name: 'everything__echo', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };
   const figures: ChokepointFigure[] = [];
-  for (const [size, bytes] of [['1 KiB', 1024], ['64 KiB', 65536]] as const) {
+  for (const [size, bytes] of sizes) {
     const result: Params = { content: [{ type: 'text', text: prose(bytes) }] };
     const execute = async () => result;
     const call = () =>

@@ -58,7 +58,7 @@ ${d.aims.map((a) => `- ${a.met === undefined ? '· not measured:' : a.met ? '✅
 - Command: \`${commandOf(s)}\` (from the repository root)
 - Date: ${d.started.toISOString()}; the run took ${Math.round(d.seconds)} s
 - Machine: ${m.cpu}, ${m.cores} logical cores, ${m.memoryGiB} GiB RAM; ${m.os}
-- Node ${m.node}; sluice ${m.commit}, run from source with tsx
+- Node ${m.node}; sluice ${m.commit}, built by \`npm run bench\` (tsc) and run from dist/, as \`npm start\` runs it
 - Peers: ${Object.entries(m.versions).map(([n, v]) => `${n} ${v}`).join(', ')}
 - ${s.rounds} rounds; per cell (path × client × concurrency) ${s.calls} timed calls after ${s.warmup} warm-up calls,
   stopping early after ${s.maxCellSeconds} s (the smallest cell here rests on ${minCalls} calls over all rounds);
@@ -118,7 +118,7 @@ ${d.extra ? `\n${d.extra}\n` : ''}
 
 - Everything runs on 127.0.0.1 on this one machine: clients, gateways and servers share its ${m.cores} cores,
   so at high concurrency the client process competes with the gateway for CPU.
-- **sluice**: \`node --import tsx src/cli/main.ts serve --config <tmp> --listen 127.0.0.1:<port>\` with one stdio
+- **sluice**: \`node dist/cli/main.js serve --config <tmp> --listen 127.0.0.1:<port>\` with one stdio
   upstream (server-everything, shared by all sessions) and \`logLevel: warn\`; the tool is \`everything__echo\`.
   Two configurations, the same in everything but security:
   - **security on** (\`sluice\`): authentication on (each client sends a bearer token made with sluice's token
@@ -175,7 +175,8 @@ ${d.extra ? `\n${d.extra}\n` : ''}
 \`BENCH_CLIENTS=sdk,lean\` (a narrowed run prints only), \`BENCH_OUT=<file>\` (\`BENCH_OUT=\` to print only),
 \`BENCH_CHOKEPOINT_CALLS\` (calls of the in-process chokepoint measurement; 0 skips it), and
 \`BENCH_SLUICE_NODE_ARGS\` (e.g. \`--cpu-prof --cpu-prof-dir=/tmp/prof\` to profile sluice under load; it applies
-to every sluice process). \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone;
+to every sluice process). The in-process measurements load sluice from dist/ as well, so run \`npm run build\` before
+running one alone: \`node --import tsx bench/chokepoint.ts\` runs the chokepoint measurement alone;
 \`node --import tsx bench/audit-postgres.ts\` the audit log's write rate on Postgres with one and three writers;
 \`node --import tsx bench/oauth.ts\` what authentication costs per request.
 `;

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { DETECTORS } from '../src/filters/detectors.js';
-import { scanText, type FilterActions } from '../src/filters/scan.js';
+import { DETECTORS } from '../dist/filters/detectors.js';
+import { scanText, type FilterActions } from '../dist/filters/scan.js';
 import { embedded, GENERATORS } from '../test/unit/filters-generators.js';
 
 const ALL: FilterActions = { secret: 'redact', pii: 'redact', injection: 'redact' };

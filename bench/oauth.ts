@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT } from 'jose';
-import { parseConfig } from '../src/config/load.js';
-import { OAuthResource } from '../src/identity/oauth-resource.js';
-import { resolveBearer } from '../src/identity/principal.js';
-import { FileTokenStore } from '../src/identity/tokens.js';
+import { parseConfig } from '../dist/config/load.js';
+import { OAuthResource } from '../dist/identity/oauth-resource.js';
+import { resolveBearer } from '../dist/identity/principal.js';
+import { FileTokenStore } from '../dist/identity/tokens.js';
 import { startIdentityProvider } from '../test/helpers/oidc.js';
 
 export interface AuthFigure {

@@ -11,3 +11,6 @@ export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/se
 export function bin(name: string): string {
   return path.join(ROOT, 'node_modules/.bin', name);
 }
+
+/** The built CLI, what `npm start` runs: every sluice the bench starts is this (`npm run bench` builds it first). */
+export const CLI = path.join(ROOT, 'dist/cli/main.js');

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redisState } from '../src/state/redis-state.js';
+import { redisState } from '../dist/state/redis-state.js';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startEngines } from '../test/helpers/cluster.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
-import { ROOT } from './paths.js';
+import { CLI, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { Settings } from './settings.js';
 import type { HttpTarget } from './targets.js';
@@ -43,7 +43,7 @@ export async function startShared(settings: Settings, secureConfig: (tokensFile:
         ...secureConfig(path.join(dir, 'unused-tokens.json')),
       ];
       writeFileSync(config, `${lines.join('\n')}\n`);
-      const child = startProcess(name, process.execPath, [...settings.sluiceNodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', config, '--listen', `127.0.0.1:${port}`], {
+      const child = startProcess(name, process.execPath, [...settings.sluiceNodeArgs, CLI, 'serve', '--config', config, '--listen', `127.0.0.1:${port}`], {
         cwd: ROOT,
         env: { ...process.env, SLUICE_SESSION_KEY: sessionKey },
       });

@@ -1,15 +1,15 @@
 /**
  * How soon a stdio client gets its first answer: `sluice serve --stdio --no-http` spawned from the built CLI
  * (dist/, what `npm start` runs) in front of server-everything, timed from spawn to the initialize response,
- * and `sluice --version` alone. Builds dist first (tsc), so the figure is for the source as it is.
+ * and `sluice --version` alone. `npm run bench` builds dist first, so the figure is for the source as it is.
  *
- *   node --import tsx bench/startup.ts
+ *   npm run build && node --import tsx bench/startup.ts
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from './paths.js';
+import { CLI, ROOT } from './paths.js';
 
 export interface StartupFigure {
   what: string;
@@ -19,7 +19,6 @@ export interface StartupFigure {
   maxMs: number;
 }
 
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 function firstAnswer(config: string): Promise<number> {
@@ -51,7 +50,6 @@ function figure(what: string, samples: number[]): StartupFigure {
 }
 
 export async function measureStartup(runs = 10): Promise<StartupFigure[]> {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', ROOT], { cwd: ROOT });
   const dir = mkdtempSync(path.join(tmpdir(), 'sluice-startup-'));
   const config = path.join(dir, 'sluice.yaml');
   writeFileSync(config, `logLevel: error\ndataDir: ${JSON.stringify(path.join(dir, 'data'))}\nauth: { required: false, anonymousAgent: b, stdioAgent: b }\nagents:\n  b: { role: r }\nroles:\n  r: { default: allow }\nmcpServers:\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);

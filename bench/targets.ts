@@ -3,10 +3,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileTokenStore } from '../src/identity/tokens.js';
+import { FileTokenStore } from '../dist/identity/tokens.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
 import { assertLoopbackOnly } from './loopback.js';
-import { bin, EVERYTHING, ROOT } from './paths.js';
+import { bin, CLI, EVERYTHING, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { PathName, Settings } from './settings.js';
 import { startShared } from './shared-targets.js';
@@ -134,7 +134,7 @@ function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string
 }
 
 /**
- * sluice as users run it: its CLI on the current source (tsx) with the configuration above. Readiness is
+ * sluice as users run it: the built CLI (dist/, what `npm start` runs) with the configuration above. Readiness is
  * /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
 type SluicePath = 'sluice' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth' | 'sluice-telemetry-off' | 'sluice-traced' | 'sluice-traced-1pct';
@@ -174,7 +174,7 @@ async function startSluice(settings: Settings, pathName: SluicePath): Promise<Ht
   const child = startProcess(
     pathName,
     process.execPath,
-    [...settings.sluiceNodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
+    [...settings.sluiceNodeArgs, CLI, 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
     { cwd: ROOT, env: await tracingEnv(pathName) },
   );
   return started(pathName, {

@@ -5,7 +5,7 @@ import { summarise } from './summary.js';
 
 /** The audit record for one decision: every field, with arguments and result redacted and capped. */
 export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedRecord {
-  const args = summarise(event.arguments, maxFieldBytes);
+  const args = summarise(event.arguments, maxFieldBytes, event.argumentsClean);
   const result = summarise(event.result, maxFieldBytes, event.resultClean);
   // Keys in sorted order: the canonical body of a record built this way is one JSON.stringify (canonical.ts).
   return {

@@ -106,6 +106,7 @@ async function record(s: RequestState, started: number, labelBefore: Label | und
     upstream: s.resolved?.server.name,
     outcome,
     arguments: req.method === 'resources/read' ? undefined : s.args,
+    argumentsClean: s.argsClean,
     labelBefore,
     labelAfter,
     durationMs: performance.now() - started,

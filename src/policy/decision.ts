@@ -28,6 +28,8 @@ export interface DecisionEvent {
   /** Who knocked, for refused logins: their address and a fingerprint of the token they presented. */
   client?: string;
   arguments?: unknown;
+  /** The arguments were scanned with every detector and held nothing: the audit need not scan them again. */
+  argumentsClean?: boolean;
   /** What went back to the client (after filters), for allowed calls. */
   result?: unknown;
   /** The result was scanned with every filter on and nothing was found: the audit need not scan it again. */

@@ -57,6 +57,8 @@ export interface RequestState {
   /** Its arguments can leave the trust boundary: a write, or an open-world tool (set by `resolve`). */
   egress: boolean;
   args: Params;
+  /** `args` as they are now were scanned with every detector (by the flow step) and held nothing. */
+  argsClean?: boolean;
   /** Canonical paths the call touches (after the paths step). */
   paths: string[];
   result?: Params;
@@ -189,7 +191,9 @@ const resourceRule: StepFn = (s) => {
 const informationFlow: StepFn = async (s) => {
   if (!s.egress) return undefined;
   const held = await s.req.security.labels.of(s.req.holder);
-  const carried = findingsLabel(scanPayload(s.args, { secret: 'label', pii: 'label', injection: 'label' }).findings);
+  const { findings } = scanPayload(s.args, { secret: 'label', pii: 'label', injection: 'label' });
+  s.argsClean = findings.length === 0;
+  const carried = findingsLabel(findings);
   const outgoing = join(held, carried);
   const clearance = s.toolSec?.clearance ?? 'public';
   let reason: string | undefined;
@@ -210,6 +214,7 @@ const preHook: StepFn = async (s) => {
   if (hooks.empty) return undefined;
   const outcome = await hooks.run('pre', { tool: s.req.target, agent: s.req.principal!.agent, arguments: s.args });
   if (!outcome.ok) return deny('pre-hook', outcome.reason, outcome.rule);
+  if (outcome.arguments !== s.args) s.argsClean = undefined;
   s.args = outcome.arguments;
   return undefined;
 };

@@ -91,7 +91,7 @@ describe('canonical JSON', () => {
       agent: 'ag"ent\u2028',
       session: 's',
       transport: 'http',
-      method: 'tools/call',
+      method: 'tools/call' as const,
       target: 'files__read',
       upstream: 'files',
       outcome: 'allow' as const,

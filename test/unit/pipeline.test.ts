@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { recordOf } from '../../src/audit/from-decision.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfig, ServerConfig } from '../../src/config/schema.js';
 import { BOTTOM, type Label } from '../../src/ifc/label.js';
@@ -810,5 +811,35 @@ describe('coverage of the step list', () => {
     // execute: 'an execute that throws'; record: the recorder tests; the rest from the tables.
     const covered = new Set<Step>([...REFUSALS.map((r) => r.step), ...THROWING.map((r) => r.step), 'execute', 'record']);
     expect(TOOL_STEPS.filter((s) => !covered.has(s))).toEqual([]);
+  });
+});
+
+describe('runChecked: what the audit record keeps of the arguments', () => {
+  const INJECT = path.join(HOOKS, 'inject-secret.js');
+
+  it('arguments the flow step found clean are marked so, and recorded as they are', async () => {
+    const ctx = await setup();
+    const { events } = await eventsOf(ctx, () => ctx.call({ target: 'x__write', args: { message: 'hi' } }));
+    expect(events[0].argumentsClean).toBe(true);
+    expect(recordOf(events[0], 1024).arguments).toBe('{"message":"hi"}');
+  });
+
+  it('a secret in the arguments is redacted in the record (the call is refused: it would carry it out)', async () => {
+    const ctx = await setup();
+    const { events } = await eventsOf(ctx, () => ctx.call({ target: 'x__write', args: { message: `key ${AWS_KEY}` } }));
+    expect(events[0]).toMatchObject({ outcome: 'deny', step: 'information-flow', argumentsClean: false });
+    const kept = recordOf(events[0], 1024).arguments!;
+    expect(kept).toContain('[REDACTED:aws-access-key-id]');
+    expect(kept).not.toContain(AWS_KEY);
+  });
+
+  it('arguments a pre-hook changed after the scan are scanned again for the record', async () => {
+    const ctx = await setup({ hooks: [{ module: INJECT, stage: 'pre' }] });
+    const { outcome, events } = await eventsOf(ctx, () => ctx.call({ target: 'x__write', args: { message: 'hi' } }));
+    expect(outcome.ok).toBe(true);
+    expect(events[0].argumentsClean).toBeUndefined();
+    const kept = recordOf(events[0], 1024).arguments!;
+    expect(kept).toContain('[REDACTED:aws-access-key-id]');
+    expect(kept).not.toContain(AWS_KEY);
   });
 });
