@@ -8,9 +8,11 @@
  * same without the audit log; `sluice-open` with every check off; `sluice-oauth` like `sluice` with an OAuth
  * access token instead of a sluice token; `sluice-telemetry-off` like `sluice` without metrics, `sluice-traced` and
  * `sluice-traced-1pct` with metrics and OpenTelemetry traces sampled at 100% and 1%; `sluice-shared` like `sluice` on Redis and
- * Postgres; `sluice-cluster` three such replicas behind nginx.
+ * Postgres; `sluice-cluster` three such replicas behind nginx. `sluice-baseline` is `sluice` run from another
+ * build (`BENCH_BASELINE_CLI=/other/checkout/dist/cli/main.js`), for a before-and-after measured side by side;
+ * it runs only when named in BENCH_PATHS.
  */
-export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-noaudit', 'sluice-open', 'sluice-oauth', 'sluice-telemetry-off', 'sluice-traced', 'sluice-traced-1pct', 'sluice-shared', 'sluice-cluster', 'mcp-proxy', 'supergateway'] as const;
+export const PATHS = ['stdio', 'raw-floor', 'sluice', 'sluice-baseline', 'sluice-noaudit', 'sluice-open', 'sluice-oauth', 'sluice-telemetry-off', 'sluice-traced', 'sluice-traced-1pct', 'sluice-shared', 'sluice-cluster', 'mcp-proxy', 'supergateway'] as const;
 export type PathName = (typeof PATHS)[number];
 
 export const CLIENT_KINDS = ['sdk', 'lean'] as const;
@@ -81,7 +83,7 @@ export function readSettings(): Settings {
     warmupRound: int('BENCH_WARMUP_ROUND', quick ? 100 : DEFAULTS.warmupRound),
     concurrency,
     maxCellSeconds: int('BENCH_MAX_SECONDS', quick ? 2 : DEFAULTS.maxCellSeconds),
-    paths: list('BENCH_PATHS', PATHS),
+    paths: process.env.BENCH_PATHS ? list('BENCH_PATHS', PATHS) : PATHS.filter((p) => p !== 'sluice-baseline'),
     clients: list('BENCH_CLIENTS', CLIENT_KINDS),
     chokepointCalls: int('BENCH_CHOKEPOINT_CALLS', quick ? 2000 : DEFAULTS.chokepointCalls),
     outFile: outFile === '' ? undefined : outFile,

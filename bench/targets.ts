@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,7 +137,7 @@ function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string
  * sluice as users run it: the built CLI (dist/, what `npm start` runs) with the configuration above. Readiness is
  * /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
-type SluicePath = 'sluice' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth' | 'sluice-telemetry-off' | 'sluice-traced' | 'sluice-traced-1pct';
+type SluicePath = 'sluice' | 'sluice-baseline' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth' | 'sluice-telemetry-off' | 'sluice-traced' | 'sluice-traced-1pct';
 
 /** The environment of a traced path: OTLP/HTTP to the bench's sink, sampling all or 1% of traces. */
 async function tracingEnv(pathName: SluicePath): Promise<NodeJS.ProcessEnv> {
@@ -149,6 +149,13 @@ async function tracingEnv(pathName: SluicePath): Promise<NodeJS.ProcessEnv> {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     ...(pathName === 'sluice-traced' ? { OTEL_TRACES_SAMPLER: 'always_on' } : { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01' }),
   };
+}
+
+/** The other build `sluice-baseline` runs: a dist/cli/main.js of another checkout. */
+function baselineCli(): string {
+  const cli = process.env.BENCH_BASELINE_CLI;
+  if (!cli || !existsSync(cli)) throw new Error('sluice-baseline needs BENCH_BASELINE_CLI=<another checkout>/dist/cli/main.js (built)');
+  return cli;
 }
 
 async function startSluice(settings: Settings, pathName: SluicePath): Promise<HttpTarget> {
@@ -174,7 +181,7 @@ async function startSluice(settings: Settings, pathName: SluicePath): Promise<Ht
   const child = startProcess(
     pathName,
     process.execPath,
-    [...settings.sluiceNodeArgs, CLI, 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
+    [...settings.sluiceNodeArgs, pathName === 'sluice-baseline' ? baselineCli() : CLI, 'serve', '--config', config, '--listen', `127.0.0.1:${port}`],
     { cwd: ROOT, env: await tracingEnv(pathName) },
   );
   return started(pathName, {
@@ -225,6 +232,7 @@ async function startRawFloor(): Promise<HttpTarget> {
 export function startTarget(pathName: HttpPath, settings: Settings): Promise<HttpTarget> {
   switch (pathName) {
     case 'sluice':
+    case 'sluice-baseline':
     case 'sluice-noaudit':
     case 'sluice-open':
     case 'sluice-oauth':
