@@ -30,17 +30,26 @@ const SHORTEST = 6;
 
 interface Prepared {
   detector: Detector;
-  /** Over the text: false when it holds none of the detector's `needs`. */
-  needs?: Probe;
-  /** Over the lower-cased text: false when it holds none of the detector's `needsWord`. */
-  words?: Probe;
+  /** The detector's `needs` and `needsWord`, as lists: what short text is searched for, needle by needle. */
+  needs?: readonly string[];
+  words?: readonly string[];
+  /** The same tests for long text (probes.ts): by rare characters and tails, which pays once text is long. */
+  needsProbe?: Probe;
+  wordsProbe?: Probe;
 }
 
-const PREPARED: readonly Prepared[] = DETECTORS.map((d) => ({
-  detector: d,
-  needs: d.needs === undefined ? undefined : probe(typeof d.needs === 'string' ? [d.needs] : d.needs),
-  words: d.needsWord && probe(d.needsWord),
-}));
+const PREPARED: readonly Prepared[] = DETECTORS.map((d) => {
+  const needs = d.needs === undefined ? undefined : typeof d.needs === 'string' ? [d.needs] : d.needs;
+  return { detector: d, needs, words: d.needsWord, needsProbe: needs && probe(needs), wordsProbe: d.needsWord && probe(d.needsWord) };
+});
+
+/** From this length on, text is tested with the probes; below it, the plain searches cost less than calling them. */
+const LONG_TEXT = 1024;
+
+const containsAny = (text: string, needles: readonly string[]) => {
+  for (const n of needles) if (text.includes(n)) return true;
+  return false;
+};
 
 /** Scans one string; redacts the categories whose action is `redact`. */
 export function scanText(original: string, actions: FilterActions): TextScan {
@@ -50,12 +59,18 @@ export function scanText(original: string, actions: FilterActions): TextScan {
   const found: Found[] = [];
   // Cheap tests first: most text has no candidate at all for most detectors, and a substring test over the
   // text costs a fraction of running the regex.
+  const long = text.length >= LONG_TEXT;
   let hasDigit: boolean | undefined;
   let lower: string | undefined;
-  for (const { detector: d, needs, words } of PREPARED) {
-    if (actions[d.category] === 'off' || (needs && !needs(text))) continue;
-    if (d.needsDigit && !(hasDigit ??= digitIn(text))) continue;
-    if (words && !words((lower ??= text.toLowerCase()))) continue;
+  for (const p of PREPARED) {
+    const d = p.detector;
+    if (actions[d.category] === 'off') continue;
+    if (p.needs && !(long ? p.needsProbe!(text) : containsAny(text, p.needs))) continue;
+    if (d.needsDigit && !(hasDigit ??= long ? digitIn(text) : /\d/.test(text))) continue;
+    if (p.words) {
+      lower ??= text.toLowerCase();
+      if (!(long ? p.wordsProbe!(lower) : containsAny(lower, p.words))) continue;
+    }
     const redact = actions[d.category] === 'redact';
     const re = d.pattern;
     re.lastIndex = 0;
