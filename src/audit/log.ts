@@ -67,6 +67,8 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
   private batchNo = 0;
   /** Batches the store refused; while any is waiting to be retried, nothing new is sent (the order holds). */
   private failed: { no: number; batch: Waiting[] }[] = [];
+  /** Waiting out the backoff after a refusal: nothing is sent until it has passed, however many records arrive. */
+  private backingOff = false;
   private backoff = 1;
   private closed = false;
   private failing = false;
@@ -139,7 +141,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
 
   /** Hands queued records to the store, a batch at a time, up to `maxInFlight` batches at once. */
   private pump(): void {
-    while (this.failed.length === 0 && this.inFlight < this.maxInFlight && this.queue.length > 0) {
+    while (!this.backingOff && this.failed.length === 0 && this.inFlight < this.maxInFlight && this.queue.length > 0) {
       this.send(this.queue.splice(0, this.maxBatch));
     }
   }
@@ -154,7 +156,14 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
       this.inFlightRecords -= batch.length;
       if (started) lifecycle.auditCommit.publish({ records: batch.length, durationS: (performance.now() - started) / 1000, ok });
     };
-    this.store.append(batch.map((w) => w.record)).then(
+    let appended: Promise<AuditRecord[]>;
+    try {
+      appended = this.store.append(batch.map((w) => w.record));
+    } catch (err) {
+      // A store that throws instead of rejecting is a refusal all the same.
+      appended = Promise.reject(err);
+    }
+    appended.then(
       (sealed) => {
         landed(true);
         this.backoff = 1;
@@ -196,7 +205,11 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
     const wait = this.backoff;
     this.backoff = Math.min(50, this.backoff * 2);
     if (this.closed && wait >= 50) return;
-    setTimeout(() => this.pump(), wait);
+    this.backingOff = true;
+    setTimeout(() => {
+      this.backingOff = false;
+      this.pump();
+    }, wait);
   }
 
   /** One timer at a time: it waits until no record has landed for `signQuietMs`, then signs the head. */

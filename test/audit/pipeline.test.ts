@@ -113,3 +113,30 @@ describe('canonical JSON', () => {
     expect(canonicalJson({ a: 1, b: [undefined, 2], c: undefined })).toBe('{"a":1,"b":[null,2]}');
   });
 });
+
+describe('the audit log backs off from a refusing store', () => {
+  it('waits out each backoff before trying again, however many records keep arriving', async () => {
+    const tries: number[] = [];
+    const store = new MemoryAuditStore();
+    const append = store.append.bind(store);
+    store.append = async (records) => {
+      tries.push(performance.now());
+      if (tries.length <= 4) throw new Error('locked');
+      return append(records);
+    };
+    const log = new AuditLog(store);
+    const first = log.write(record(0));
+    // Writes keep coming every turn of the event loop while the store refuses.
+    let i = 1;
+    const more: Promise<unknown>[] = [];
+    const feeder = setInterval(() => more.push(log.write(record(i++))), 0);
+    await first;
+    clearInterval(feeder);
+    await Promise.all(more);
+    // Backoff 1, 2, 4, 8 ms between the refused tries (timers may fire a little early, never much).
+    const gaps = tries.slice(1, 5).map((t, k) => t - tries[k]);
+    gaps.forEach((gap, k) => expect(gap).toBeGreaterThanOrEqual(2 ** k * 0.9));
+    expect((await store.query({ limit: 10_000 })).length).toBe(i);
+    await log.close();
+  });
+});
