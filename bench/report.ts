@@ -298,13 +298,10 @@ const aimFor = (size: string) => CHOKEPOINT_AIMS.find((a) => a.size === size);
 /** The chokepoint's cost per tools/call in process, per result size, next to a bare await of the same result. */
 export function chokepointTable(figures: ChokepointFigure[]): string {
   const head = ['result size', 'calls', 'chokepoint µs/call', 'bare await µs/call', 'aim'];
-  const rows = figures.map((f) => [
-    f.size,
-    f.calls.toLocaleString('en-US'),
-    usPerCall(f.usPerCall),
-    f.baselineUsPerCall.toFixed(2),
-    aimFor(f.size) ? `≤ ${aimFor(f.size)!.us} µs ${f.usPerCall <= aimFor(f.size)!.us ? '✅ met' : '❌ missed'}` : '',
-  ]);
+  const rows = figures.map((f) => {
+    const aim = aimFor(f.size);
+    return [f.size, f.calls.toLocaleString('en-US'), usPerCall(f.usPerCall), f.baselineUsPerCall.toFixed(2), aim ? `≤ ${aim.us} µs ${verdict(f.usPerCall <= aim.us)}` : ''];
+  });
   return markdownTable(head, rows, [false, true, true, true, false]);
 }
 
