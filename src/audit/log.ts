@@ -206,10 +206,19 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
     this.backoff = Math.min(50, this.backoff * 2);
     if (this.closed && wait >= 50) return;
     this.backingOff = true;
-    setTimeout(() => {
+    // Node's timers count from the event loop's cached clock, so one can fire up to a turn early; the backoff
+    // is a promise to a struggling store, so it is measured on the real clock and re-armed for what is left.
+    const until = performance.now() + wait;
+    const resume = () => {
+      const left = until - performance.now();
+      if (left > 0) {
+        setTimeout(resume, left);
+        return;
+      }
       this.backingOff = false;
       this.pump();
-    }, wait);
+    };
+    setTimeout(resume, wait);
   }
 
   /** One timer at a time: it waits until no record has landed for `signQuietMs`, then signs the head. */
