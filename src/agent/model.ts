@@ -30,7 +30,12 @@ export interface ResolvedModel {
   imagesInToolResults: boolean;
 }
 
-export class ModelConfigError extends Error {}
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelConfigError';
+  }
+}
 
 const HOW_TO =
   'Choose a model with --model provider:name (or SLUICE_MODEL), e.g. --model ollama:llama3.2, --model openai:gpt-4o-mini ' +

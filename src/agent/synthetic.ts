@@ -6,6 +6,7 @@ import { contentBlockToParts, resourceToParts } from './content/convert.js';
 import { partsToToolOutput } from './content/parts-to-tool-output.js';
 import type { AgentTool, ToolRun } from './loop.js';
 import type { ServerOffer } from './servers.js';
+import { INSTRUCTIONS_URI } from './notes.js';
 import { closestMatches, normaliseUri } from './uri.js';
 
 export interface SyntheticContext {
@@ -13,6 +14,8 @@ export interface SyntheticContext {
   entries: () => readonly CatalogEntry[];
   /** The prompt behind a name the model uses (`<server>__<prompt>` with several servers). */
   prompt: (name: string) => { offer: ServerOffer; prompt: ServerOffer['prompts'][number] } | undefined;
+  /** A server's instructions whole, when the system prompt carries them cut. */
+  instructions: (server: string) => string | undefined;
   vision: boolean;
   imagesInToolResults: boolean;
   maxTextBytes?: number;
@@ -56,6 +59,11 @@ function readResourceTool(ctx: SyntheticContext): AgentTool {
     async run(args) {
       const asked = typeof args.uri === 'string' ? args.uri : '';
       if (!asked) return text('read_resource needs a "uri".', true);
+      if (asked.startsWith(INSTRUCTIONS_URI)) {
+        const server = asked.slice(INSTRUCTIONS_URI.length);
+        const whole = ctx.instructions(server);
+        return whole ? { ...text(whole), summary: `instructions of ${server}` } : text(`No instructions of a server named ${server} were cut.`, true);
+      }
       const found = locate(ctx, asked);
       if (!found) {
         const candidates = ctx.offers().flatMap((o) => [...o.resources.map((r) => r.uri), ...o.templates.map((t) => t.uriTemplate)]);

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import type { Agent } from '../agent/agent.js';
-import type { AgentEvent, ApprovalAnswer } from '../agent/loop.js';
-import type { ServerConfig } from '../config/schema.js';
+import type { Agent, AgentEvent, AgentSettings } from '../agent/agent.js';
+import type { NamedServer } from '../agent/server-spec.js';
+import { askElicitation, askSamplingApproval, askToolApproval, dim, elicitationWithoutTerminal, short } from './agent-terminal.js';
 import { loadOrExit } from './load-config.js';
 
 interface AgentFlags {
@@ -18,39 +20,57 @@ interface AgentFlags {
   yes?: boolean;
   budget?: string;
   maxTextBytes?: string;
+  maxSteps: string;
+  strict?: boolean;
+  root: string[];
 }
 
-const dim = (s: string) => (process.stderr.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
-const short = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
-};
+/** Exit codes, documented in the README: each way of ending a person or a script may want to tell apart. */
+const EXIT = { failed: 1, cannotStart: 2, stepLimit: 3 } as const;
 
 /** The servers to use: a running gateway, or the `mcpServers` of a config file (./sluice.yaml by default). */
-function serversFrom(flags: AgentFlags): ServerConfig[] {
+function serversFrom(flags: AgentFlags): NamedServer[] {
   if (flags.gateway) {
     const token = flags.token ?? process.env.SLUICE_TOKEN;
-    const common = { prefix: '', mode: 'shared' as const, maxSessions: 1, idleTimeoutMs: 0, requestTimeoutMs: 300_000, label: { integrity: 'untrusted' as const, confidentiality: 'public' as const }, trustedPaths: [], tools: {}, resources: [] };
     const transport = /^wss?:/.test(flags.gateway) ? ('ws' as const) : ('http' as const);
-    return [{ ...common, name: 'sluice', transport, url: flags.gateway, headers: token ? { authorization: `Bearer ${token}` } : {} }];
+    return [{ name: 'sluice', displayName: 'the gateway', transport, url: flags.gateway, headers: token ? { authorization: `Bearer ${token}` } : {} }];
   }
   return loadOrExit(flags.config).servers;
-}
-
-/** Asks at the terminal: yes, no, or always for this tool. */
-async function askAtTerminal(rl: Interface, tool: string, args: Record<string, unknown>): Promise<ApprovalAnswer> {
-  for (;;) {
-    const answer = (await rl.question(`Allow ${tool} ${short(args)}? [y]es / [n]o / [a]lways: `)).trim().toLowerCase();
-    if (answer === 'y' || answer === 'yes') return 'yes';
-    if (answer === 'n' || answer === 'no' || answer === '') return 'no';
-    if (answer === 'a' || answer === 'always') return 'always';
-  }
 }
 
 function showEvent(e: AgentEvent, out: NodeJS.WriteStream): void {
   if (e.type === 'text') out.write(e.delta);
   else if (e.type === 'tool-call') process.stderr.write(`\n${dim(`→ ${e.tool} ${short(e.arguments)}`)}\n`);
   else if (e.type === 'tool-result') process.stderr.write(`${dim(`${e.isError ? '✗' : '←'} ${e.tool}: ${e.summary}`)}\n`);
+  else if (e.type === 'sampling') process.stderr.write(`${dim(e.decision === 'yes' ? `← the model answered ${e.server}: ${short(e.response ?? '', 300)}` : `✗ sampling for ${e.server} declined`)}\n`);
+  else if (e.type === 'elicitation') process.stderr.write(`${dim(`${e.action === 'accept' ? '←' : '✗'} ${e.server}'s ${e.mode === 'url' ? 'link' : 'form'}: ${e.action}`)}\n`);
+}
+
+/** The terminal's part of an agent: asking for approvals, answering servers' questions, or refusing when nobody can. */
+function terminalSettings(flags: AgentFlags, rl: Interface | undefined, interactive: boolean): Omit<AgentSettings, 'model'> {
+  return {
+    catalogBudget: Number(flags.budget),
+    maxTextBytes: flags.maxTextBytes ? Number(flags.maxTextBytes) : undefined,
+    maxSteps: Number(flags.maxSteps),
+    roots: [process.cwd(), ...flags.root],
+    approve: async ({ tool, arguments: args }) => {
+      if (flags.yes) return 'yes';
+      if (!rl) return 'no'; // nobody to ask: refuse rather than guess
+      return askToolApproval(rl, tool, args);
+    },
+    approveSampling: async (request) => {
+      if (flags.yes) return true;
+      if (!rl) return false;
+      return askSamplingApproval(rl, request, flags.model ?? process.env.SLUICE_MODEL ?? 'the model');
+    },
+    elicit: async (request) => (interactive && rl ? askElicitation(rl, request) : elicitationWithoutTerminal(request, flags.yes === true)),
+  };
+}
+
+function positiveInteger(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, not "${value}"`);
+  return n;
 }
 
 /** `sluice agent`: a chat in the terminal, or with -p one answer on stdout. */
@@ -68,59 +88,99 @@ export function registerAgentCommand(program: Command): void {
     .option('--no-vision', 'the model cannot see images')
     .option('-p, --prompt <text>', 'ask one question, print the answer, exit')
     .option('--json', 'with -p: print the answer and the steps as JSON')
-    .option('--yes', 'approve every tool call without asking')
-    .option('--budget <tokens>', 'token budget of the resource/prompt catalog', '1500')
+    .option('--yes', 'approve every tool call and sampling request without asking; with -p, fill servers\' forms with their defaults')
+    .option('--budget <tokens>', 'token budget of the server notes and resource/prompt catalog', '1500')
     .option('--max-text-bytes <n>', 'cap on one resource\'s text (the rest can be read on request)')
+    .option('--max-steps <n>', 'model requests per turn, at most (exit code 3 when reached)', '20')
+    .option('--strict', 'exit (code 2) when any server cannot be started, instead of going on without it')
+    .option('--root <dir>', 'a directory offered to servers as a root, besides the working directory (repeatable)', (v: string, all: string[]) => [...all, v], [])
     .action(async (flags: AgentFlags) => {
       const interactive = flags.prompt === undefined;
       const rl = process.stdin.isTTY || interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
-      const steps: AgentEvent[] = [];
+      const fail = (message: string, code: number) => {
+        process.stderr.write(`sluice agent: ${message}\n`);
+        process.exitCode = code;
+      };
       let agent: Agent;
       try {
+        positiveInteger('--max-steps', flags.maxSteps);
         // Loaded when an agent runs, not for every sluice command: the AI SDK and the tokenizer take a while.
-        const { createAgent } = await import('../agent/agent.js');
-        agent = await createAgent({
-          servers: serversFrom(flags),
+        const { Agent } = await import('../agent/agent.js');
+        agent = await Agent.start(serversFrom(flags), {
           model: { model: flags.model, baseURL: flags.baseUrl, apiKey: flags.apiKey, vision: flags.vision },
-          catalogBudget: Number(flags.budget),
-          maxTextBytes: flags.maxTextBytes ? Number(flags.maxTextBytes) : undefined,
-          approve: async ({ tool, arguments: args }) => {
-            if (flags.yes) return 'yes';
-            if (!rl) return 'no'; // nobody to ask: refuse rather than guess
-            return askAtTerminal(rl, tool, args);
-          },
+          ...terminalSettings(flags, rl, interactive),
         });
       } catch (err) {
         rl?.close();
-        const { ModelConfigError } = await import('../agent/model.js');
-        process.stderr.write(`sluice agent: ${err instanceof ModelConfigError ? err.message : `cannot start: ${(err as Error).message}`}\n`);
-        process.exitCode = 2;
-        return;
+        // Our own configuration errors are already sentences; anything else is said to have stopped the start.
+        const ours = ['ModelConfigError', 'AgentConfigError'].includes((err as Error).name);
+        return fail(ours ? (err as Error).message : `cannot start: ${(err as Error).message}`, EXIT.cannotStart);
       }
-      agent.on('event', (e) => {
-        if (flags.json) steps.push(e);
-        else showEvent(e, process.stdout);
-      });
       try {
-        if (!interactive) {
-          const answer = await agent.ask(flags.prompt!);
-          if (flags.json) process.stdout.write(`${JSON.stringify({ answer, steps: steps.filter((s) => s.type !== 'text') })}\n`);
-          else process.stdout.write(answer.endsWith('\n') ? '' : '\n');
-          return;
-        }
-        process.stderr.write(dim(`sluice agent: ${agent.toolNames.length} tools; catalog ${agent.catalog.entries.length} entries (${agent.catalog.tokens} tokens). Empty line or Ctrl-D to quit.\n`));
-        for (;;) {
-          const line = await rl!.question('> ').catch(() => '');
-          if (!line.trim()) break;
-          await agent.ask(line);
-          process.stdout.write('\n');
-        }
+        if (!(await serversUsable(agent, flags))) return;
+        await converse(agent, flags, rl, interactive);
       } catch (err) {
-        process.stderr.write(`sluice agent: ${(err as Error).message}\n`);
-        process.exitCode = 1;
+        fail((err as Error).message, EXIT.failed);
       } finally {
         rl?.close();
         await agent.close();
       }
     });
+
+  /** Says which servers could not be started; whether to go on (not under --strict, and not with none at all). */
+  async function serversUsable(agent: Agent, flags: AgentFlags): Promise<boolean> {
+    for (const f of agent.failures) process.stderr.write(`sluice agent: server ${f.name}: ${f.reason}${flags.strict ? '' : ' (going on without it)'}\n`);
+    if (agent.failures.length > 0 && (flags.strict || agent.offers.length === 0)) {
+      process.stderr.write(`sluice agent: ${flags.strict ? 'stopping (--strict)' : 'no server could be started'}\n`);
+      process.exitCode = EXIT.cannotStart;
+      return false;
+    }
+    return true;
+  }
+
+  async function converse(agent: Agent, flags: AgentFlags, rl: Interface | undefined, interactive: boolean): Promise<void> {
+    const steps: AgentEvent[] = [];
+    agent.on('event', (e) => {
+      if (flags.json) steps.push(e);
+      else showEvent(e, process.stdout);
+    });
+    const stepLimit = () => {
+      process.stderr.write(`\nsluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
+      process.exitCode = EXIT.stepLimit;
+    };
+    if (!interactive) {
+      const turn = await agent.turn(flags.prompt!);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ answer: turn.text, stoppedBy: turn.stoppedBy, steps: steps.filter((s) => s.type !== 'text') })}\n`);
+      else process.stdout.write(turn.text.endsWith('\n') ? '' : '\n');
+      if (turn.stoppedBy === 'step-limit') stepLimit();
+      return;
+    }
+    process.stderr.write(dim(`sluice agent: ${agent.toolNames.length} tools; catalog ${agent.catalog.entries.length} entries (${agent.catalog.tokens} tokens). /roots, /root add DIR, /root remove DIR. Empty line or Ctrl-D to quit.\n`));
+    for (;;) {
+      const line = await rl!.question('> ').catch(() => '');
+      if (!line.trim()) break;
+      if (line.startsWith('/root')) {
+        await rootCommand(agent, line.trim());
+        continue;
+      }
+      const turn = await agent.turn(line);
+      process.stdout.write('\n');
+      if (turn.stoppedBy === 'step-limit') process.stderr.write(`sluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
+    }
+  }
+}
+
+/** `/roots`, `/root add DIR`, `/root remove DIR`: the roots servers see, changed while the chat runs. */
+async function rootCommand(agent: Agent, line: string): Promise<void> {
+  const [, verb, ...rest] = line.split(/\s+/);
+  const dir = rest.join(' ');
+  const now = agent.currentRoots.map((r) => fileURLToPath(r.uri));
+  try {
+    if (verb === 'add' && dir) await agent.setRoots([...now, dir]);
+    else if (verb === 'remove' && dir) await agent.setRoots(now.filter((p) => p !== path.resolve(dir)));
+    else if (verb !== undefined && line !== '/roots') throw new Error('use /roots, /root add DIR or /root remove DIR');
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+  }
+  process.stderr.write(dim(`roots: ${agent.currentRoots.map((r) => r.uri).join(', ') || 'none'}\n`));
 }

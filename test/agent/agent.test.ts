@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, type Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/agent.js';
 import type { ServerConfig } from '../../src/config/schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import { connectDirectEverything } from '../helpers/clients.js';
@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => model?.close());
 
-async function agentWith(options: Partial<Parameters<typeof createAgent>[0]> = {}): Promise<Agent> {
-  return createAgent({ servers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' }, ...options });
+async function agentWith(options: Partial<Parameters<typeof Agent.start>[1]> = {}): Promise<Agent> {
+  return Agent.start(servers, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' }, ...options });
 }
 
 describe('the agent against real servers and a scripted model', () => {
@@ -55,7 +55,7 @@ describe('the agent against real servers and a scripted model', () => {
 
   it('sends the tiny image from a tool result as an image part to a vision model, and a descriptor otherwise', async () => {
     for (const vision of [true, false]) {
-      const agent = await createAgent({ servers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test', vision } });
+      const agent = await Agent.start(servers, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test', vision } });
       const before = model.requests.length;
       model.push({ toolCalls: [{ name: 'everything__get-tiny-image', arguments: {} }] }, { text: 'A tiny image.' });
       await agent.ask('Show me the tiny image.');
@@ -148,7 +148,7 @@ describe('the agent with the fixture server', () => {
   });
 
   it('reads a PDF as text with page markers, and a binary archive as an honest descriptor', async () => {
-    const agent = await createAgent({ servers: fixtureServers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const agent = await Agent.start(fixtureServers, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
     const before = model.requests.length;
     model.push({ toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://two-pages.pdf' } }, { name: 'read_resource', arguments: { uri: 'fixture://notes.tar.gz' } }] }, { text: 'ok' });
     await agent.ask('read both');
@@ -160,7 +160,7 @@ describe('the agent with the fixture server', () => {
   });
 
   it('refreshes the tools after a server\'s list_changed, before the next turn', async () => {
-    const agent = await createAgent({ servers: fixtureServers, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const agent = await Agent.start(fixtureServers, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
     model.push({ text: 'one' });
     await agent.ask('first');
     const described = (req: (typeof model.requests)[number]) => req.body.tools?.find((t) => t.function.name === 'mutable_tool')?.function.description;
@@ -174,7 +174,7 @@ describe('the agent with the fixture server', () => {
   });
 
   it('lists tools by name and one line past the tool budget, with load_tool_schema for the rest', async () => {
-    const agent = await createAgent({ servers: fixtureServers, toolBudget: 100, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const agent = await Agent.start(fixtureServers, { toolBudget: 100, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
     const before = model.requests.length;
     model.push({ toolCalls: [{ name: 'load_tool_schema', arguments: { names: ['test_sampling'] } }] }, { text: 'ok' });
     await agent.ask('what does test_sampling take?');
@@ -193,7 +193,7 @@ describe('the agent through a sluice gateway', () => {
     );
     try {
       const viaGateway = parseConfig(`mcpServers:\n  sluice:\n    type: http\n    url: ${gw.url}\n`, 'agent.yaml', {}).servers;
-      const agent = await createAgent({ servers: viaGateway, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+      const agent = await Agent.start(viaGateway, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
       expect(agent.toolNames).toContain('everything__echo');
       expect(agent.toolNames).not.toContain('everything__get-env');
       const before = model.requests.length;
@@ -208,7 +208,7 @@ describe('the agent through a sluice gateway', () => {
 
   it('offers read_resource and invoke_prompt only when some server has resources or prompts', async () => {
     const filesOnly = parseConfig(`mcpServers:\n  files:\n    command: node\n    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]\n`, 'agent.yaml', {}).servers;
-    const agent = await createAgent({ servers: filesOnly, model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
+    const agent = await Agent.start(filesOnly, { model: { model: 'compatible:scripted', baseURL: model.url, apiKey: 'test' } });
     expect(agent.toolNames).not.toContain('read_resource');
     expect(agent.toolNames).not.toContain('invoke_prompt');
     expect(agent.system).not.toMatch(/read_resource/);

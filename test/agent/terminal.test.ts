@@ -25,8 +25,9 @@ describe('sluice agent in a real terminal', () => {
     const config = writeConfig(sandbox, `mcpServers:\n  files:\n    command: node\n    args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`, 'agent.yaml');
     const target = path.join(sandbox, 'from-the-agent.txt');
     model.push({ toolCalls: [{ name: 'files__write_file', arguments: { path: target, content: 'written by the agent' } }] }, { text: 'I wrote the file for you.' });
+    // The filesystem server takes the client's roots in place of its arguments: the sandbox is offered as one.
     // A pseudo-terminal of a fixed size, rendered by a headless xterm: the CLI sees a TTY, the test reads its screen.
-    const term = (terminal = startTerminal(process.execPath, ['--import', 'tsx', CLI, 'agent', '-c', config, '--model', 'compatible:scripted', '--base-url', model.url], { cwd: ROOT, cols: 160, rows: 40 }));
+    const term = (terminal = startTerminal(process.execPath, ['--import', 'tsx', CLI, 'agent', '-c', config, '--model', 'compatible:scripted', '--base-url', model.url, '--root', sandbox], { cwd: ROOT, cols: 160, rows: 40 }));
     await waitFor(() => /^>/m.test(term.screen()), 20_000, 'the chat prompt');
     term.type('Please write the file\r');
     await waitFor(() => /Allow files__write_file .*\[y\]es \/ \[n\]o \/ \[a\]lways:/.test(term.screen().replace(/\n/g, '')), 20_000, 'the approval question');
