@@ -58,14 +58,15 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 /** What went wrong connecting to one MCP server, for a person: the command or URL and the reason. */
-export function serverStartError(server: { transport: string; command?: string; url?: string; displayName?: string }, err: unknown): string {
+export function serverStartError(server: { transport: string; command?: string; url?: string; displayName?: string }, err: unknown, timeoutMs: number): string {
   const code = (err as { code?: unknown }).code;
+  const where = server.transport === 'stdio' ? `"${server.command}"` : server.displayName ? `${server.displayName} at ${server.url}` : server.url;
+  if (code === REQUEST_TIMEOUT) return `${where} did not answer within ${timeoutMs / 1000} s`;
   if (server.transport === 'stdio') {
     if (code === 'ENOENT') return `cannot start "${server.command}": command not found`;
     if (code === 'EACCES') return `cannot start "${server.command}": not executable`;
-    return `"${server.command}" ${oneLine(errorMessage(err))}`;
+    return `${where} stopped: ${oneLine(errorMessage(err))}`;
   }
-  const where = server.displayName ? `${server.displayName} at ${server.url}` : server.url;
   const status = httpStatus(err);
   if (status === 401 || status === 403) return `${where} refused the token (HTTP ${status})${bodyMessage(err)}`;
   if (status !== undefined) return `${where} answered HTTP ${status}${bodyMessage(err)}`;
@@ -73,6 +74,9 @@ export function serverStartError(server: { transport: string; command?: string; 
   if (network) return `cannot reach ${where}: ${network}`;
   return `${where}: ${oneLine(errorMessage(err))}`;
 }
+
+/** The SDK's code for a request that got no answer in time. */
+const REQUEST_TIMEOUT = 'REQUEST_TIMEOUT';
 
 /** The HTTP status the SDK's HTTP transports attach to their errors (`data.status`). */
 function httpStatus(err: unknown): number | undefined {

@@ -152,7 +152,9 @@ async function modelStep(o: TurnOptions, offer: StepOffer): Promise<{ text: stri
       throw modelError(part.error);
     }
   }
-  return { text, calls, messages: (await result.response).messages };
+  // The SDK answers a call whose arguments did not parse with a tool message of its own; the loop gives every
+  // result itself, so only the assistant's messages are kept.
+  return { text, calls, messages: (await result.response).messages.filter((m) => m.role !== 'tool') };
 }
 
 /** A tool call as the SDK parsed it; arguments that are not a JSON object are kept as the model wrote them. */

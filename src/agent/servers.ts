@@ -55,10 +55,11 @@ export class AgentServers {
 
   static async connect(servers: NamedServer[], options: ConnectOptions = {}): Promise<AgentServers> {
     const self = new AgentServers();
-    const settled = await Promise.allSettled(servers.map((server) => self.connectOne(server, options)));
+    const timeoutMs = options.connectTimeoutMs ?? 30_000;
+    const settled = await Promise.allSettled(servers.map((server) => self.connectOne(server, timeoutMs, options)));
     settled.forEach((s, i) => {
       if (s.status === 'fulfilled') self.offers.push(s.value);
-      else self.failures.push({ name: servers[i].name, reason: serverStartError(servers[i], s.reason) });
+      else self.failures.push({ name: servers[i].name, reason: serverStartError(servers[i], s.reason, timeoutMs) });
     });
     // Keep config order whatever order the connections finished in.
     const order = new Map(servers.map((s, i) => [s.name, i]));
@@ -66,13 +67,13 @@ export class AgentServers {
     return self;
   }
 
-  private async connectOne(server: NamedServer, options: ConnectOptions): Promise<ServerOffer> {
+  private async connectOne(server: NamedServer, timeoutMs: number, options: ClientFeatures): Promise<ServerOffer> {
     const client = new Client({ name: 'sluice-agent', version: SLUICE_VERSION }, { capabilities: capabilitiesOf(options) });
     handleServerRequests(client, server.name, options);
     try {
       // The gateway's own transports and stdio environment; no onStderr, so a stdio server's logging is
       // dropped rather than landing in the agent's terminal.
-      await client.connect(createClientTransport(server), { timeout: options.connectTimeoutMs ?? 30_000 });
+      await client.connect(createClientTransport(server), { timeout: timeoutMs });
       const offer: ServerOffer = { name: server.name, client, tools: [], resources: [], templates: [], prompts: [], instructions: client.getInstructions() };
       for (const method of LIST_CHANGED) client.setNotificationHandler(method, () => void this.stale.add(offer));
       await this.read(offer);
