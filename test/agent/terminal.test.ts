@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
+import { lastToolResults, messageText, startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 import { CLI, EVERYTHING, FILESYSTEM, makeSandbox, ROOT } from '../helpers/servers.js';
 import { writeConfig } from '../helpers/sluice-cli.js';
 import { startTerminal, type TestTerminal } from '../helpers/terminal.js';
@@ -40,4 +40,49 @@ describe('sluice agent in a real terminal', () => {
     await waitFor(() => term.exit !== undefined, 20_000, 'the agent to quit');
     expect(term.exit?.exitCode).toBe(0);
   }, 60_000);
+
+  it('asks a server\'s form field by field, checks each answer, and asks before the model answers a server', async () => {
+    const config = writeConfig(sandbox, `mcpServers:\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`, 'forms.yaml');
+    model.push({ toolCalls: [{ name: 'trigger-elicitation-request', arguments: {} }] }, { text: 'Thanks for the form.' });
+    const term = (terminal = startTerminal(process.execPath, ['--import', 'tsx', CLI, 'agent', '-c', config, '--model', 'compatible:scripted', '--base-url', model.url], { cwd: ROOT, cols: 160, rows: 60 }));
+    const flat = () => term.screen().replace(/\n/g, '');
+    const answer = async (prompt: RegExp, keys: string) => {
+      await waitFor(() => prompt.test(flat()), 20_000, String(prompt));
+      term.type(`${keys}\r`);
+    };
+    await waitFor(() => /^>/m.test(term.screen()), 20_000, 'the chat prompt');
+    term.type('Fill in the form\r');
+    await answer(/Allow trigger-elicitation-request .*\[a\]lways: $/, 'y');
+    await answer(/everything asks: Please provide inputs.*\[a\]nswer \/ \[d\]ecline \/ \[c\]ancel: $/, 'a');
+    await answer(/String\* \(Your full, legal name\): $/, 'Ada Lovelace');
+    await answer(/Boolean \(Agree to the terms and conditions; y\/n\): $/, 'y');
+    await answer(/String with default \(Favorite first line of a story\) \[It was a dark and stormy night\.\]: $/, '');
+    await answer(/String with email format \(.*\): $/, 'not-an-address');
+    await answer(/must be an email address.*String with email format \(.*\): $/, 'ada@example.org');
+    await answer(/String with uri format \(.*\): $/, '');
+    await answer(/String with date format \(.*\): $/, '');
+    await answer(/Integer \(.*\) \[42\]: $/, '500');
+    await answer(/must be at most 100.*Integer \(.*\) \[42\]: $/, '7');
+    for (const label of ['Number in range 1-1000', 'Untitled Single Select Enum', 'Untitled Multiple Select Enum', 'Titled Single Select Enum', 'Titled Multiple Select Enum']) {
+      await answer(new RegExp(`${label} \\(.*\\) \\[[^\\]]*\\]: $`), label === 'Untitled Single Select Enum' ? '2' : '');
+    }
+    await answer(/Legacy Titled Single Select Enum \(.*\) \[pet-1\]: $/, '');
+    await waitFor(() => flat().includes('Thanks for the form.'), 20_000, 'the answer');
+    const text = messageText(lastToolResults(model.requests.at(-1)!)[0]);
+    expect(text).toContain('Name: Ada Lovelace');
+    expect(text).toContain('Email: ada@example.org');
+    expect(text).toContain('Favorite Integer: 7');
+    expect(text).toContain('"untitledSingleSelectEnum": "Rachel"');
+
+    // A server's sampling request: shown, and sent to the model only after a yes.
+    model.push({ toolCalls: [{ name: 'trigger-sampling-request', arguments: { prompt: 'Name a colour' } }] }, { text: 'Teal.' }, { text: 'The model said teal.' });
+    term.type('Sample something\r');
+    await answer(/Allow trigger-sampling-request .*\[a\]lways: $/, 'y');
+    await answer(/everything asks the model \(compatible:scripted\) for a completion, at most 100 tokens:.*system: You are a helpful test server\..*user: Resource trigger-sampling-request context: Name a colour.*Send this to the model\? \[y\]es \/ \[n\]o: $/, 'y');
+    await waitFor(() => flat().includes('The model said teal.'), 20_000, 'the second answer');
+    expect(flat()).toMatch(/← the model answered everything: Teal\./);
+    term.type('\r');
+    await waitFor(() => term.exit !== undefined, 20_000, 'the agent to quit');
+    expect(term.exit?.exitCode).toBe(0);
+  }, 90_000);
 });
