@@ -295,7 +295,7 @@ function rootsOf(directories: string[] | undefined): Root[] {
 }
 
 /** The library entry point: `const agent = await createAgent({ servers: { files: { command, args } }, model })`. */
-export function createAgent(options: AgentOptions): Promise<Agent> {
+export async function createAgent(options: AgentOptions): Promise<Agent> {
   const { servers, ...settings } = options;
   return Agent.start(namedServers(servers), settings);
 }
