@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { ElicitRequestParams, ElicitResult, Root } from '@modelcontextprotocol/client';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { CatalogIndex, type SearchDoc } from './catalog-search.js';
 import { buildCatalog, catalogEntries, DEFAULT_CATALOG_BUDGET, oneLine, type Catalog } from './catalog.js';
 import { toolResultToOutput } from './content/convert.js';
 import { formFields, formProblems, type Elicit } from './elicitation.js';
@@ -86,6 +87,9 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
   private tools: AgentTool[] = [];
   private roots: Root[] = [];
   private notes!: ServerNotes;
+  /** Built on the first search after a rebuild: most turns never search. */
+  private index?: CatalogIndex<SearchDoc & { line: string }>;
+  private searchable!: () => CatalogIndex<SearchDoc & { line: string }>;
   catalog!: Catalog;
   system = '';
 
@@ -136,6 +140,9 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
     const entries = catalogEntries(offers, (s, n) => this.qualified(s, n));
     this.catalog = buildCatalog(entries, offers, Math.max(0, budget - this.notes.tokens));
     const real = this.realTools();
+    const toolEntries = real.map((t) => ({ kind: 'tool' as const, server: t.server ?? '', key: t.modelName, name: t.displayName, description: t.description, line: `- ${t.modelName}: ${oneLine(t.description, 90)}` }));
+    this.index = undefined;
+    this.searchable = () => (this.index ??= new CatalogIndex([...this.catalog.entries, ...toolEntries]));
     const compact = countTokens(JSON.stringify(real.map((t) => [t.modelName, t.description, t.inputSchema]))) > (this.options.toolBudget ?? 4000);
     const schemas = new Map(real.map((t) => [t.modelName, { name: t.modelName, description: t.description, inputSchema: t.inputSchema }]));
     if (compact) {
@@ -151,6 +158,7 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
       {
         offers: () => this.servers.offers,
         entries: () => this.catalog.entries,
+        search: (query, limit, kind) => this.searchable().search(query, limit, kind),
         prompt: (name) => {
           for (const offer of this.servers.offers) {
             const prompt = offer.prompts.find((p) => this.qualified(offer.name, p.name) === name);
@@ -178,6 +186,7 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
         return {
           modelName: this.names.add(display),
           displayName: display,
+          server: offer.name,
           description: t.description ?? t.title ?? t.name,
           inputSchema: t.inputSchema as Record<string, unknown>,
           autoApproved: auto && t.annotations?.readOnlyHint === true,

@@ -1,19 +1,17 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { baseMime, mimeFromUri } from './content/mime.js';
+import type { SearchDoc } from './catalog-search.js';
 import type { ServerOffer } from './servers.js';
 
 export type EntryKind = 'resource' | 'template' | 'prompt';
 
-/** One thing the model may ask for: a resource, a resource template or a prompt. */
-export interface CatalogEntry {
+/** One thing the model may ask for: a resource, a resource template or a prompt; searchable by what it says. */
+export interface CatalogEntry extends SearchDoc {
   kind: EntryKind;
-  server: string;
   /** What the model passes back: the URI, the template, or the prompt's (prefixed) name. */
   key: string;
   /** The line the model sees. */
   line: string;
-  /** Lower-cased words to search. */
-  words: string;
 }
 
 export interface Catalog {
@@ -66,13 +64,13 @@ function promptLine(name: string, p: ServerOffer['prompts'][number]): string {
 /** Every entry of every server, in server order, with the prompt names the model must use. */
 export function catalogEntries(offers: readonly ServerOffer[], promptName: (server: string, name: string) => string): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
-  const words = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' ').toLowerCase();
   for (const o of offers) {
-    for (const r of o.resources) entries.push({ kind: 'resource', server: o.name, key: r.uri, line: resourceLine(r), words: words(r.uri, r.name, r.title as string | undefined, r.description, r.mimeType) });
-    for (const t of o.templates) entries.push({ kind: 'template', server: o.name, key: t.uriTemplate, line: templateLine(t), words: words(t.uriTemplate, t.name, t.description) });
+    for (const r of o.resources) entries.push({ kind: 'resource', server: o.name, key: r.uri, line: resourceLine(r), name: r.name, title: r.title, description: r.description });
+    for (const t of o.templates) entries.push({ kind: 'template', server: o.name, key: t.uriTemplate, line: templateLine(t), name: t.name, title: t.title, description: t.description });
     for (const p of o.prompts) {
       const name = promptName(o.name, p.name);
-      entries.push({ kind: 'prompt', server: o.name, key: name, line: promptLine(name, p), words: words(name, p.description, ...(p.arguments ?? []).map((a) => a.name)) });
+      const args = (p.arguments ?? []).map((a) => a.name).join(' ');
+      entries.push({ kind: 'prompt', server: o.name, key: name, line: promptLine(name, p), name: p.name, title: p.title, description: [p.description, args].filter(Boolean).join(' ') });
     }
   }
   return entries;
@@ -116,15 +114,4 @@ export function buildCatalog(entries: CatalogEntry[], offers: readonly ServerOff
     ...counts,
   ].join('\n');
   return { entries, text: summary, tokens: countTokens(summary), summarised: true };
-}
-
-/** Entries whose words best match the query (every query word counts; exact key hits first). */
-export function searchCatalog(entries: readonly CatalogEntry[], query: string, limit = 20, kind?: EntryKind): CatalogEntry[] {
-  const terms = query.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length > 1);
-  const scored = entries
-    .filter((e) => !kind || e.kind === kind)
-    .map((e) => ({ e, score: (e.key.toLowerCase() === query.toLowerCase() ? 100 : 0) + terms.reduce((s, t) => s + (e.words.includes(t) ? 1 : 0), 0) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score);
-  return scored.slice(0, limit).map((x) => x.e);
 }

@@ -10,6 +10,8 @@ export interface AgentTool {
   modelName: string;
   /** The name people see (the MCP name, or the synthetic tool's). */
   displayName: string;
+  /** The server a real tool comes from; synthetic tools have none. */
+  server?: string;
   description: string;
   inputSchema: Record<string, unknown>;
   /** Runs without asking: synthetic tools and tools annotated read-only. */

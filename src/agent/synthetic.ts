@@ -1,7 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { templateMatcher } from '../protocol/uri-template.js';
-import { searchCatalog, type CatalogEntry, type EntryKind } from './catalog.js';
+import type { CatalogEntry } from './catalog.js';
+import type { SearchDoc, SearchKind } from './catalog-search.js';
 import { contentBlockToParts, resourceToParts } from './content/convert.js';
 import { partsToToolOutput } from './content/parts-to-tool-output.js';
 import type { AgentTool, ToolRun } from './loop.js';
@@ -12,6 +13,8 @@ import { closestMatches, normaliseUri } from './uri.js';
 export interface SyntheticContext {
   offers: () => readonly ServerOffer[];
   entries: () => readonly CatalogEntry[];
+  /** The catalog (and tools) searched by words: best first, each with the line the model sees. */
+  search: (query: string, limit: number, kind?: SearchKind) => (SearchDoc & { line: string })[];
   /** The prompt behind a name the model uses (`<server>__<prompt>` with several servers). */
   prompt: (name: string) => { offer: ServerOffer; prompt: ServerOffer['prompts'][number] } | undefined;
   /** A server's instructions whole, when the system prompt carries them cut. */
@@ -142,27 +145,30 @@ async function promptTurns(result: GetPromptResult, ctx: SyntheticContext): Prom
   return turns;
 }
 
+const SEARCH_KINDS: readonly SearchKind[] = ['resource', 'template', 'prompt', 'tool'];
+
 function searchCatalogTool(ctx: SyntheticContext): AgentTool {
   return {
     modelName: 'search_catalog',
     displayName: 'search_catalog',
     autoApproved: true,
-    description: 'Find resources, resource templates and prompts by a few words (the catalog is too large to list in full).',
+    description: 'Find resources, resource templates, prompts and tools by a few words or a question (the catalog is too large to list in full). Typos and word beginnings are fine.',
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'Words to look for in URIs, names and descriptions.' },
-        kind: { type: 'string', enum: ['resource', 'template', 'prompt'], description: 'Only this kind of entry.' },
+        query: { type: 'string', description: 'Words to look for in URIs, names, titles and descriptions.' },
+        kind: { type: 'string', enum: [...SEARCH_KINDS], description: 'Only this kind of entry.' },
         limit: { type: 'integer', minimum: 1, maximum: 50 },
       },
       required: ['query'],
     },
     async run(args) {
       const query = typeof args.query === 'string' ? args.query : '';
-      const kind = ['resource', 'template', 'prompt'].includes(String(args.kind)) ? (args.kind as EntryKind) : undefined;
-      const hits = searchCatalog(ctx.entries(), query, typeof args.limit === 'number' ? args.limit : 20, kind);
+      const kind = SEARCH_KINDS.find((k) => k === args.kind);
+      const limit = typeof args.limit === 'number' && args.limit >= 1 ? Math.min(50, Math.floor(args.limit)) : 20;
+      const hits = ctx.search(query, limit, kind);
       if (hits.length === 0) return text(`Nothing in the catalog matches "${query}". Try other words.`);
-      return text(`${hits.length} match${hits.length === 1 ? '' : 'es'}:\n${hits.map((h) => `${h.line} (${h.kind}, server ${h.server})`).join('\n')}`);
+      return text(`${hits.length} match${hits.length === 1 ? '' : 'es'}, best first:\n${hits.map((h) => `${h.line} (${h.kind}, server ${h.server})`).join('\n')}`);
     },
   };
 }
