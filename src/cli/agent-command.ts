@@ -163,9 +163,15 @@ export function registerAgentCommand(program: Command): void {
         await rootCommand(agent, line.trim());
         continue;
       }
-      const turn = await agent.turn(line);
-      process.stdout.write('\n');
-      if (turn.stoppedBy === 'step-limit') process.stderr.write(`sluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
+      try {
+        const turn = await agent.turn(line);
+        process.stdout.write('\n');
+        if (turn.stoppedBy === 'step-limit') process.stderr.write(`sluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
+      } catch (err) {
+        // In a chat, a model that failed once may answer the next time: say so and keep the conversation.
+        if ((err as Error).name !== 'ModelError') throw err;
+        process.stderr.write(`\nsluice agent: ${(err as Error).message}\n`);
+      }
     }
   }
 }

@@ -85,4 +85,19 @@ describe('sluice agent in a real terminal', () => {
     await waitFor(() => term.exit !== undefined, 20_000, 'the agent to quit');
     expect(term.exit?.exitCode).toBe(0);
   }, 90_000);
+
+  it('keeps the chat going after the model failed a turn, with one line saying why', async () => {
+    const config = writeConfig(sandbox, `mcpServers:\n  everything:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`, 'chat.yaml');
+    model.push({ error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }, { text: 'Back again.' });
+    const term = (terminal = startTerminal(process.execPath, ['--import', 'tsx', CLI, 'agent', '-c', config, '--model', 'compatible:scripted', '--base-url', model.url], { cwd: ROOT, cols: 200, rows: 30 }));
+    await waitFor(() => /^>/m.test(term.screen()), 20_000, 'the chat prompt');
+    term.type('first try\r');
+    await waitFor(() => /\nsluice agent: the model at \S+ failed: HTTP 500: overloaded \(2 attempts\)\n>\s*$/.test(term.screen()), 20_000, 'the error and a new prompt');
+    expect(term.screen()).not.toMatch(/RetryError|\n\s+at /);
+    term.type('second try\r');
+    await waitFor(() => term.screen().includes('Back again.'), 20_000, 'the answer');
+    term.type('\r');
+    await waitFor(() => term.exit !== undefined, 20_000, 'the agent to quit');
+    expect(term.exit?.exitCode).toBe(0);
+  }, 60_000);
 });
