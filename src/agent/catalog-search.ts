@@ -159,9 +159,14 @@ export class CatalogIndex<T extends SearchDoc = SearchDoc> {
     let hits = specific.length > 0 ? this.score(specific, common, kind) : [];
     if (hits.length === 0) hits = this.score(asked, common, kind);
     else if (specific.length < asked.length) this.addCommonWords(hits, asked.filter(common));
-    // An entry that matches more of the question's words beats one that matches a single word many times.
-    const wanted = new Set(asked.map((t) => processTerm(t) ?? ''));
-    hits.forEach((h) => (h.score *= 0.5 + new Set(h.queryTerms.filter((q) => wanted.has(q))).size / wanted.size));
+    // An entry that matches more of the question's words beats one that matches a single word many times; a
+    // synonym covers its word half.
+    const wanted = [...new Set(asked.map((t) => processTerm(t) ?? ''))].map((w) => ({ w, related: (synonymsOf.get(w) ?? []).map((r) => processTerm(r) ?? '') }));
+    for (const h of hits) {
+      const matched = new Set(h.queryTerms);
+      const covered = wanted.reduce((sum, { w, related }) => sum + (matched.has(w) ? 1 : related.some((r) => matched.has(r)) ? 0.5 : 0), 0) / wanted.length;
+      h.score *= covered * covered;
+    }
     hits.sort((a, b) => b.score - a.score);
     const ranked = hits.map((h) => this.docs[h.id as number]).filter((d) => !exact.includes(d));
     return [...exact, ...ranked].slice(0, limit);

@@ -49,7 +49,7 @@ describe('catalog search', () => {
     const catalog = new CatalogIndex(makeCatalog(2000));
     const inTop3 = (questions as { query: string; expect: string }[]).filter((q) => catalog.search(q.query, 3).some((d) => d.key === q.expect));
     expect(questions.length).toBeGreaterThanOrEqual(200);
-    // Measured 78.4% at the time of writing; lexical ranking misses most paraphrases.
-    expect(inTop3.length / questions.length).toBeGreaterThanOrEqual(0.75);
+    // Measured 80.8% at the time of writing; lexical ranking misses most paraphrases.
+    expect(inTop3.length / questions.length).toBeGreaterThanOrEqual(0.78);
   });
 });
