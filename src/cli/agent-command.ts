@@ -144,15 +144,15 @@ export function registerAgentCommand(program: Command): void {
       if (flags.json) steps.push(e);
       else showEvent(e, process.stdout);
     });
-    const stepLimit = () => {
-      process.stderr.write(`\nsluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
-      process.exitCode = EXIT.stepLimit;
-    };
+    const stepLimit = () => process.stderr.write(`\nsluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
     if (!interactive) {
       const turn = await agent.turn(flags.prompt!);
       if (flags.json) process.stdout.write(`${JSON.stringify({ answer: turn.text, stoppedBy: turn.stoppedBy, steps: steps.filter((s) => s.type !== 'text') })}\n`);
       else process.stdout.write(turn.text.endsWith('\n') ? '' : '\n');
-      if (turn.stoppedBy === 'step-limit') stepLimit();
+      if (turn.stoppedBy === 'step-limit') {
+        stepLimit();
+        process.exitCode = EXIT.stepLimit;
+      }
       return;
     }
     process.stderr.write(dim(`sluice agent: ${agent.toolNames.length} tools; catalog ${agent.catalog.entries.length} entries (${agent.catalog.tokens} tokens). /roots, /root add DIR, /root remove DIR. Empty line or Ctrl-D to quit.\n`));
@@ -166,7 +166,7 @@ export function registerAgentCommand(program: Command): void {
       try {
         const turn = await agent.turn(line);
         process.stdout.write('\n');
-        if (turn.stoppedBy === 'step-limit') process.stderr.write(`sluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
+        if (turn.stoppedBy === 'step-limit') stepLimit();
       } catch (err) {
         // In a chat, a model that failed once may answer the next time: say so and keep the conversation.
         if ((err as Error).name !== 'ModelError') throw err;

@@ -1,6 +1,8 @@
 import type { Interface } from 'node:readline/promises';
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import { defaultAnswers, formFields, parseAnswer, type ApprovalAnswer, type ElicitationRequest, type FormField, type SamplingRequest } from '../agent/agent.js';
+import type { ApprovalAnswer, SamplingRequest } from '../agent/agent.js';
+// The form helpers alone, not the agent: every sluice command loads this file, and the agent loads the AI SDK.
+import { defaultAnswers, formFields, parseAnswer, type ElicitationRequest, type FormField } from '../agent/elicitation.js';
 
 /** What the agent asks a person at the terminal: tool approvals, sampling approvals, servers' forms and URLs. */
 
