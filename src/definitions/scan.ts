@@ -1,0 +1,352 @@
+import { DETECTORS } from '../filters/detectors.js';
+
+/**
+ * The definition scanner: what an MCP server tells the model about its tools, prompts and resources, read before
+ * the model ever sees it, offline. A definition can attack on its own — hidden instructions, invisible text,
+ * encoded payloads, references that steer other servers' tools, secrets, a read-only label on a tool that writes.
+ * Each rule gives findings with a severity; policy decides what a risky definition gets.
+ */
+
+export type Severity = 'high' | 'medium' | 'low';
+
+export interface DefinitionFinding {
+  rule: FindingRule;
+  severity: Severity;
+  /** Where in the definition: `description`, `inputSchema.properties.path.description`, … */
+  where: string;
+  /** What matched, shortened, with invisible characters shown as code points. */
+  evidence: string;
+}
+
+export type FindingRule =
+  | 'hidden-unicode'
+  | 'instructions-to-model'
+  | 'secrecy'
+  | 'impersonation'
+  | 'sensitive-file'
+  | 'exfiltration'
+  | 'encoded-payload'
+  | 'shadowing'
+  | 'same-name'
+  | 'embedded-secret'
+  | 'capability-mismatch'
+  | 'suspicious-parameter';
+
+/** What a client sees of one tool (prompts and resources use name, title and description). */
+export interface ScannedDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; [key: string]: unknown };
+}
+
+/** A tool another server offers the same client: what shadowing steers. */
+export interface PeerTool {
+  server: string;
+  name: string;
+  description?: string;
+}
+
+export interface DefinitionScan {
+  findings: DefinitionFinding[];
+  /** The highest severity found, or undefined when nothing was. */
+  risk?: Severity;
+  /** Worth holding back: one high finding, or two medium ones. */
+  flagged: boolean;
+}
+
+/** Scans one definition; `peers` are the other servers' tools the same client sees. */
+export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[] = []): DefinitionScan {
+  const findings: DefinitionFinding[] = [];
+  for (const [where, text] of textsOf(def)) findings.push(...scanText(text, where));
+  findings.push(...shadowing(def, peers), ...capabilityMismatch(def), ...suspiciousParameters(def));
+  return verdict(findings);
+}
+
+function verdict(findings: DefinitionFinding[]): DefinitionScan {
+  const highs = findings.filter((f) => f.severity === 'high').length;
+  const mediums = new Set(findings.filter((f) => f.severity === 'medium').map((f) => f.rule)).size;
+  const risk = highs > 0 ? 'high' : mediums > 0 ? 'medium' : findings.length > 0 ? 'low' : undefined;
+  return { findings, risk, flagged: highs > 0 || mediums >= 2 };
+}
+
+/** Every string a client shows the model, with where it sits: name, title, description, and all of the schemas. */
+export function textsOf(def: ScannedDefinition): [string, string][] {
+  const out: [string, string][] = [];
+  if (def.title) out.push(['title', def.title]);
+  if (def.description) out.push(['description', def.description]);
+  const walk = (value: unknown, where: string, depth: number): void => {
+    if (depth > 12) return;
+    if (typeof value === 'string') out.push([where, value]);
+    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`, depth + 1));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${where}.${k}`, depth + 1);
+  };
+  walk(def.inputSchema, 'inputSchema', 0);
+  walk(def.outputSchema, 'outputSchema', 0);
+  return out;
+}
+
+// ---- Text rules ----
+
+const HIDDEN = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E\u{F0000}-\u{FFFFD}\uE000-\uF8FF]/u;
+const TAGS = /[\u{E0020}-\u{E007E}]+/gu;
+
+/** The text as a model may read it: tag characters decoded to the ASCII they mirror, other invisibles dropped. */
+export function revealHidden(text: string): string {
+  return text
+    .replace(TAGS, (tags) => [...tags].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join(''))
+    .replace(/[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E]/gu, '');
+}
+
+const show = (s: string, max = 120) => {
+  const visible = [...s].map((c) => (HIDDEN.test(c) ? `<U+${c.codePointAt(0)!.toString(16).toUpperCase()}>` : c)).join('');
+  return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
+};
+
+/** One rule over prose: a pattern and its severity; `imperative` rules count only where they command. */
+interface PhraseRule {
+  rule: FindingRule;
+  severity: Severity;
+  pattern: RegExp;
+  /** The phrase may also describe what a tool detects ("analyzes prompts that ignore …"): count it only as a command. */
+  imperative?: boolean;
+}
+
+const DESTINATION = String.raw`(?:https?:\/\/\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:an?\s+|the\s+|our\s+|their\s+|my\s+)?(?:attacker'?s?\s+|external\s+|remote\s+|third[- ]party\s+|outside\s+|analytics\s+|logging\s+|collection\s+|telemetry\s+|backup\s+)+(?:\w+\s+)?(?:endpoint|server|collector|url|host|service|address|webhook|bucket|inbox|site|domain))`;
+const SECRET_THINGS = String.raw`(?:conversation(?:\s+history)?|chat\s+history|(?:entire|full|whole)\s+(?:conversation|context|history|transcript)|system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:the\s+)?user'?s\s+(?:credentials|secrets|passwords?|tokens?|keys|data|files|messages|clipboard(?:\s+contents)?)|credentials|secrets|passwords|api\s+keys|private\s+keys?|ssh\s+keys?|session\s+tokens?|clipboard(?:\s+contents)?)`;
+
+/**
+ * Phrases aimed at the model rather than describing the tool. A tool's description says what it does; one that
+ * tells the model what to do before other tools, what to hide from the user, or who it now is, is an attack.
+ */
+const PHRASES: PhraseRule[] = [
+  // Overriding what the model was told.
+  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?)\b/i },
+  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
+  // Ordering the model around other tools.
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:always|first|you\s+must|must\s+always|make\s+sure\s+to)\s+(?:call|invoke|run|use|execute|route)\s+(?:this\s+tool|\w+)\s+(?:first|before|prior\s+to|instead)\b/i },
+  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:reveal|print|output|return|dump|disclose|leak|include|embed|append|share)\s+(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:entire|full|whole)\s+(?:conversation|context|chat|transcript|history)|conversation\s+history|chat\s+history)\b/i },
+  { rule: 'instructions-to-model', severity: 'medium', pattern: /\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|should|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|first\s+|also\s+)?(?:read|send|call|include|pass|forward|upload|share|ignore|append|attach)\b/i },
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:requires?|mandatory\s+for)\s+you\s+to\b|\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:first\s+|always\s+|also\s+)?(?:call|read|send|include|pass|run|invoke|embed|attach|upload)\b|;\s*this\s+is\s+mandatory\b/i },
+  // A definition that says it will change once trusted: the rug pull announced.
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:once|after|when|until)\s+(?:this\s+(?:tool|description)\s+|it\s+)?(?:has\s+been\s+|is\s+|gets\s+|was\s+)?(?:approved|reviewed|pinned|trusted|whitelisted|allow-?listed)\b[^.]{0,100}\b(?:will|begins?|starts?|activates?|swaps?|switch(?:es)?|changes?|enables?|adds?|executes?|later\s+version)\b|\bpost-approval\b|\bduring\s+(?:the\s+)?review\b[^.]{0,80}\b(?:activates?|later|after)\b|\bapproval\s+hash\b/i },
+  // Secrecy: what the user must not know.
+  { rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|notify(?:ing)?|alert(?:ing)?|let(?:ting)?|ask(?:ing)?|warn(?:ing)?)\s+(?:it\s+to\s+|this\s+to\s+)?(?:the\s+)?(?:user|human|operator|person)\b/i },
+  { rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:reveal|mention|disclose|show|repeat)\s+(?:these|this|the(?:se)?\s+(?:hidden\s+)?)\s*(?:instructions?|directives?|notes?|rules?)\b/i },
+  { rule: 'secrecy', severity: 'high', pattern: /\b(?:silently|secretly|quietly|covertly|invisibly|surreptitiously)\s+(?:\w+\s+){0,3}?(?:send|read|copy|upload|forward|include|add|append|call|exfiltrate|collect|pass|record|log|bcc|cc|attach)\b/i },
+  { rule: 'secrecy', severity: 'high', pattern: /\b(?:keep|hide)\s+(?:this|these|it|the\s+\w+)\s+(?:hidden|secret|confidential|private)?\s*from\s+(?:the\s+)?(?:user|human)\b|\b(?:the\s+)?user\s+(?:must|should|need)\s*(?:not|n't)\s+(?:know|see|be\s+told|notice)\b/i },
+  // Who is speaking: a definition posing as the system or the assistant's own instructions.
+  { rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
+  { rule: 'impersonation', severity: 'high', pattern: /(?:^|[\s(.;])(?:SYSTEM|ASSISTANT|ADMIN|DEVELOPER)(?:\s+(?:INSTRUCTIONS?|NOTE|OVERRIDE|MESSAGE|PROMPT|DIRECTIVE))?\s*:/ },
+  { rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\b)/i },
+  // Data leaving: to a fixed address, an external service, or the attacker.
+  { rule: 'exfiltration', severity: 'high', pattern: /\bexfiltrat(?:e|es|ing|ed)\b/i },
+  { rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|copy|copies|bcc|cc|mirror|mirrors|report|reports|sync|syncs|log|logs|route|routes|reroute|leak|leaks|dump|dumps|ship|ships|beacon)\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
+  { rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|copy|share|include|embed|attach|append|put|pass)\b[^.;]{0,40}?\b${SECRET_THINGS}\b[^.;]{0,60}?\b(?:to|into|in|as|inside)\b`, 'i') },
+  { rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
+];
+
+/** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
+function commands(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 60), index);
+  if (/\b(?:that|which|who|to|whether|if|when|where|like|such\s+as|tries|attempts?|asks?|detects?|flags?|finds?|blocks?|catches|analy[sz]es|explains?|describes?|about|of)\s+(?:\w+\s+){0,2}$/i.test(before)) return false;
+  return true;
+}
+
+/** What a description says it is not ("rather than a post-approval swap", "not as a command") is not a claim. */
+function negated(text: string, index: number): boolean {
+  return /\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|not\s+(?:an?|the|as)|never\s+as)\s+(?:\w+\s+){0,3}$/i.test(text.slice(Math.max(0, index - 50), index));
+}
+
+/** Paths and stores a tool has no business asking the model to read or pass on. */
+const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:ssh\/(?:id_\w+(?!\.pub)|authorized_keys|known_hosts)?|aws\/credentials|aws\/config|env\b|npmrc|netrc|pgpass|docker\/config\.json|kube\/config|gnupg|git-credentials|bash_history|zsh_history)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\/etc\/(?:passwd|shadow|sudoers)|\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|access\s+tokens?|session\s+cookies?|browser\s+cookies|keychain|wallet\.dat|seed\s+phrase|credentials\s+file|environment\s+variables)\b/i;
+
+/** The verbs of fetching something and handing it over, in any form ("reads", "embedding"). */
+const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump)\w*\b/i;
+/** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
+const HANDED_OUT = new RegExp(String.raw`\b(?:as|in(?:to)?|inside|via|through)\s+(?:the\s+|its\s+|an?\s+)?[\`'"]?\w+[\`'"]?\s+(?:parameter|argument|field|param|arg)\b|\b(?:parameter|argument)\b|\bto\s+${DESTINATION}|\b(?:must|always|first|before|mandatory|exfiltrat\w*|embed\w*|instead|hidden|secretly|silently)\b`, 'i');
+/** The tool's own job for the person using it: reading what they name, back to them. */
+const FOR_THE_USER = /\b(?:the\s+user\s+(?:asks|names|gives|provides|specifies|chooses|requests|selects)|you\s+(?:name|give|provide|specify|choose)|given\s+by\s+the\s+user|user-selected|on\s+request|when\s+asked|if\s+asked|to\s+the\s+(?:caller|user)|back\s+to\s+the\s+(?:caller|user)|for\s+display|locally|local\s+ui)\b/i;
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim().length > 0);
+}
+
+function scanText(raw: string, where: string): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  const hidden = raw.match(new RegExp(HIDDEN.source, 'gu'));
+  if (hidden) {
+    const revealed = revealHidden(raw);
+    // Invisible characters are the attack whatever they carry; what they hide is scanned like any text.
+    findings.push({ rule: 'hidden-unicode', severity: 'high', where, evidence: `${hidden.length} invisible character(s): ${show(raw)}` });
+    if (revealed !== raw) findings.push(...scanProse(revealed, `${where} (hidden text)`));
+  }
+  findings.push(...scanProse(raw, where));
+  findings.push(...encodedPayloads(raw, where));
+  findings.push(...embeddedSecrets(raw, where));
+  return findings;
+}
+
+/** Phrases and sensitive-file instructions in one string; quoted examples in a description do not count. */
+function scanProse(text: string, where: string): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  const unquoted = stripQuoted(text);
+  for (const p of PHRASES) {
+    const m = p.pattern.exec(unquoted);
+    if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
+    findings.push({ rule: p.rule, severity: p.severity, where, evidence: show(m[0]) });
+  }
+  for (const s of sentences(unquoted)) {
+    if (!SENSITIVE.test(s) || !HAND_OVER.test(s)) continue;
+    // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
+    // tool; a tool that reads what its user names, back to that user, is a secret manager.
+    const out = HANDED_OUT.test(s);
+    if (!out && FOR_THE_USER.test(s)) continue;
+    findings.push({ rule: 'sensitive-file', severity: out ? 'high' : 'medium', where, evidence: show(s.trim()) });
+  }
+  return findings;
+}
+
+/** Text in quotes or backticks is an example the description gives ("flags phrases like 'ignore previous…'"). */
+function stripQuoted(text: string): string {
+  return text
+    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, ' ')
+    // "Expected output: …", "Sample response: …": the text after such a label is content the tool shows.
+    .replace(/\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi, ' ');
+}
+
+/** Shell that a decoded "config value" should never be. */
+const SHELL = /\b(?:rm\s+-[rf]+|chmod\s+[+0-7]|chown\s|curl\s|wget\s|bash\b|sh\s+-[ci]\b|\/bin\/(?:ba)?sh\b|nc\s+-|netcat\b|\/dev\/tcp\/|eval\s*\(|exec\s*\(|powershell\b|base64\s+-d|mkfifo\b|\|\s*(?:ba)?sh\b)/i;
+
+/** Base64, hex and %-encoded runs that decode to readable text are decoded and scanned; binary is ignored. */
+function encodedPayloads(text: string, where: string): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  const decoded: string[] = [];
+  for (const m of text.matchAll(/[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{24,}/g)) {
+    const d = readable(Buffer.from(m[0], m[0].includes('-') || m[0].includes('_') ? 'base64url' : 'base64'));
+    if (d) decoded.push(d);
+  }
+  for (const m of text.matchAll(/\b(?:0x)?((?:[0-9a-fA-F]{2}){12,})\b/g)) {
+    const d = readable(Buffer.from(m[1], 'hex'));
+    if (d) decoded.push(d);
+  }
+  for (const m of text.matchAll(/(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g)) {
+    try {
+      decoded.push(decodeURIComponent(m[0]));
+    } catch {
+      // Not valid percent-encoding: nothing to read.
+    }
+  }
+  for (const d of decoded) {
+    const inner = scanProse(d, `${where} (decoded)`);
+    const secret = embeddedSecrets(d, `${where} (decoded)`);
+    if (inner.length > 0 || secret.length > 0 || SENSITIVE.test(d) || SHELL.test(d) || /https?:\/\//.test(d)) {
+      findings.push({ rule: 'encoded-payload', severity: 'high', where, evidence: `decodes to: ${show(d)}` }, ...inner);
+    }
+  }
+  return findings;
+}
+
+/** Decoded bytes that are mostly printable text of a few words; undefined for binary (hashes, keys, images). */
+function readable(bytes: Buffer): string | undefined {
+  if (bytes.length < 8) return undefined;
+  const text = bytes.toString('utf8');
+  const printable = [...text].filter((c) => /[\x20-\x7E\n\t]/.test(c)).length;
+  if (printable / text.length < 0.95) return undefined;
+  return /[a-z]{2,}[\s/]/i.test(text) ? text : undefined;
+}
+
+/** Credentials written into a definition: the content filters' secret detectors, over every string. */
+function embeddedSecrets(text: string, where: string): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  for (const d of DETECTORS) {
+    if (d.category !== 'secret' || d.kind === 'bearer-token') continue;
+    d.pattern.lastIndex = 0;
+    const m = d.pattern.exec(text);
+    d.pattern.lastIndex = 0;
+    if (m && !/\b(?:example|placeholder|your[_-]?(?:key|token))\b|x{6,}|\$\{/i.test(m[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where, evidence: `${d.kind}: ${m[0].slice(0, 8)}…` });
+  }
+  return findings;
+}
+
+// ---- Definition rules ----
+
+/** Words that turn a mention of another tool into an order about it. */
+const DIRECTIVE = /\b(?:call|calls|calling|invoke|invokes|run|runs|use|uses|instead\s+of|rather\s+than|never|always|do\s+not|don't|must|should|first|before|after|replace[sd]?|overrides?|supersede[sd]?|route|reroute|redirect)\b/i;
+
+/** Steering a tool by name, with or without knowing its server: what no description of one's own job needs. */
+const STEERING = [
+  /\bmodif(?:y|ies|ying)\s+(?:the\s+)?behaviou?r\s+of\b/i,
+  /\b(?:whenever|each\s+time|every\s+time|when)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:tool\s+)?(?:is\s+|gets\s+)?(?:called|invoked|used|run|executed)\b[^\n]{0,120}\b(?:always|also|first|bcc|cc|reroute|redirect|replace|change|add|send|forward|instead|swap|set)\b/i,
+  /\b(?:always|instead|so)\b[^\n]{0,40}\breplace\s+(?:its|the|their)\s+(?:output|result|response|answer)s?\b/i,
+  /\b(?:reroute|redirect|intercept|hijack)\s+(?:the\s+|all\s+|its\s+)?(?:destination|recipient|account|calls?|requests?|output|payment|transfer)s?\b/i,
+];
+
+const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+
+/** How alike two descriptions are (shared words over all words): a copy of another tool is the same text again. */
+function likeness(a: string, b: string): number {
+  const [x, y] = [words(a), words(b)];
+  const shared = [...x].filter((w) => y.has(w)).length;
+  return shared / Math.max(1, new Set([...x, ...y]).size);
+}
+
+/**
+ * Shadowing: another server's tool copied under its own name (a copycat), named together with an order ("call
+ * query_database before this"), or steered ("whenever send_email is called, bcc …"). Sharing a name with a tool
+ * that does something else is only noted.
+ */
+function shadowing(def: ScannedDefinition, peers: readonly PeerTool[]): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  const own = stripQuoted([def.description ?? '', ...textsOf(def).filter(([w]) => w.startsWith('inputSchema')).map(([, t]) => t)].join(' '));
+  for (const peer of peers) {
+    if (peer.name === def.name) {
+      const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5;
+      findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
+      continue;
+    }
+    if (peer.name.length < 4) continue;
+    for (const sentence of sentences(own)) {
+      if (new RegExp(`\\b${escape(peer.name)}\\b`, 'i').test(sentence) && DIRECTIVE.test(sentence)) {
+        findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: `steers ${peer.server}'s ${peer.name}: ${show(sentence.trim())}` });
+        break;
+      }
+    }
+  }
+  for (const sentence of sentences(own)) {
+    if (findings.some((f) => f.rule === 'shadowing')) break;
+    if (STEERING.some((p) => p.test(sentence))) findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: show(sentence.trim()) });
+  }
+  return findings;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Parameters that carry something out: what a read-only tool has no use for. */
+const WRITING_PARAMETER = /^(?:content|contents|body|data|payload|text_to_write|new_content|command|cmd|script|code|shell|recipient|recipients|to|cc|bcc|email|webhook|webhook_url|callback_url|upload_url|destination|dest|target_url|password|api_key|apikey|secret|token|private_key)$/i;
+
+/** A tool annotated read-only whose schema takes content to write, a command, a recipient or a credential. */
+function capabilityMismatch(def: ScannedDefinition): DefinitionFinding[] {
+  if (def.annotations?.readOnlyHint !== true) return [];
+  const props = propertiesOf(def.inputSchema);
+  const writing = props.filter((p) => WRITING_PARAMETER.test(p));
+  if (writing.length === 0) return [];
+  return [{ rule: 'capability-mismatch', severity: 'high', where: 'annotations.readOnlyHint', evidence: `read-only, but takes ${writing.join(', ')}` }];
+}
+
+/** Parameters that ask the model for the conversation, its instructions or the user's secrets. */
+const CONTEXT_PARAMETER = /^(?:conversation|conversation_history|chat_history|history|full_context|context_dump|system_prompt|prompt_history|previous_messages|all_messages|user_secrets|credentials|ssh_key|private_key|env_vars|environment)$/i;
+
+function suspiciousParameters(def: ScannedDefinition): DefinitionFinding[] {
+  const asked = propertiesOf(def.inputSchema).filter((p) => CONTEXT_PARAMETER.test(p));
+  return asked.length > 0 ? [{ rule: 'suspicious-parameter', severity: 'medium', where: 'inputSchema', evidence: `asks for ${asked.join(', ')}` }] : [];
+}
+
+function propertiesOf(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | undefined)?.properties;
+  return props && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
+}
