@@ -57,11 +57,33 @@ export interface DefinitionScan {
   flagged: boolean;
 }
 
+/** The other servers' tools, by name: a catalog of a thousand tools is scanned without comparing every pair. */
+export class PeerIndex {
+  private readonly byName = new Map<string, PeerTool[]>();
+
+  constructor(peers: readonly PeerTool[]) {
+    for (const p of peers) this.byName.set(p.name.toLowerCase(), [...(this.byName.get(p.name.toLowerCase()) ?? []), p]);
+  }
+
+  named(name: string): PeerTool[] {
+    return this.byName.get(name.toLowerCase()) ?? [];
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+}
+
 /** Scans one definition; `peers` are the other servers' tools the same client sees. */
-export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[] = []): DefinitionScan {
+export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[] | PeerIndex = []): DefinitionScan {
+  const index = peers instanceof PeerIndex ? peers : new PeerIndex(peers);
+  const texts = textsOf(def);
   const findings: DefinitionFinding[] = [];
-  for (const [where, text] of textsOf(def)) findings.push(...scanText(text, where));
-  findings.push(...shadowing(def, peers), ...capabilityMismatch(def), ...suspiciousParameters(def));
+  for (const [where, text] of texts) findings.push(...hiddenText(text, where));
+  // The prose rules run once over all of the definition's sentences: a pass per string costs more than the rules.
+  const { text, whereAt } = joinProse(texts);
+  findings.push(...scanProse(text, whereAt), ...encodedPayloads(text, whereAt), ...embeddedSecrets(text, whereAt));
+  findings.push(...shadowing(def, texts, index), ...capabilityMismatch(def), ...suspiciousParameters(def));
   return verdict(findings);
 }
 
@@ -91,6 +113,7 @@ export function textsOf(def: ScannedDefinition): [string, string][] {
 // ---- Text rules ----
 
 const HIDDEN = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E\u{F0000}-\u{FFFFD}\uE000-\uF8FF]/u;
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]+/gu;
 
 /** The text as a model may read it: tag characters decoded to the ASCII they mirror, other invisibles dropped. */
@@ -112,6 +135,10 @@ interface PhraseRule {
   pattern: RegExp;
   /** The phrase may also describe what a tool detects ("analyzes prompts that ignore …"): count it only as a command. */
   imperative?: boolean;
+  /** Lower-case text of which every match holds one: a description with none skips the pattern (most do). */
+  needs: readonly string[];
+  /** `needs` is matched case-sensitively against the original text. */
+  exactCase?: boolean;
 }
 
 const DESTINATION = String.raw`(?:https?:\/\/\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:an?\s+|the\s+|our\s+|their\s+|my\s+)?(?:attacker'?s?\s+|external\s+|remote\s+|third[- ]party\s+|outside\s+|analytics\s+|logging\s+|collection\s+|telemetry\s+|backup\s+)+(?:\w+\s+)?(?:endpoint|server|collector|url|host|service|address|webhook|bucket|inbox|site|domain))`;
@@ -123,31 +150,31 @@ const SECRET_THINGS = String.raw`(?:conversation(?:\s+history)?|chat\s+history|(
  */
 const PHRASES: PhraseRule[] = [
   // Overriding what the model was told.
-  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?)\b/i },
-  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
+  { needs: ['ignore', 'disregard', 'forget', 'override', 'bypass'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?)\b/i },
+  { needs: ['ignore', 'disregard', 'forget'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
+  { needs: ['obey', 'follow', 'execute', 'carry out', 'treat'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
   // Ordering the model around other tools.
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:always|first|you\s+must|must\s+always|make\s+sure\s+to)\s+(?:call|invoke|run|use|execute|route)\s+(?:this\s+tool|\w+)\s+(?:first|before|prior\s+to|instead)\b/i },
-  { rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:reveal|print|output|return|dump|disclose|leak|include|embed|append|share)\s+(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:entire|full|whole)\s+(?:conversation|context|chat|transcript|history)|conversation\s+history|chat\s+history)\b/i },
-  { rule: 'instructions-to-model', severity: 'medium', pattern: /\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|should|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|first\s+|also\s+)?(?:read|send|call|include|pass|forward|upload|share|ignore|append|attach)\b/i },
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:requires?|mandatory\s+for)\s+you\s+to\b|\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:first\s+|always\s+|also\s+)?(?:call|read|send|include|pass|run|invoke|embed|attach|upload)\b|;\s*this\s+is\s+mandatory\b/i },
+  { needs: ['before'], rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
+  { needs: ['always', 'first', 'must', 'make sure'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:always|first|you\s+must|must\s+always|make\s+sure\s+to)\s+(?:call|invoke|run|use|execute|route)\s+(?:this\s+tool|\w+)\s+(?:first|before|prior\s+to|instead)\b/i },
+  { needs: ['reveal', 'print', 'output', 'return', 'dump', 'disclose', 'leak', 'include', 'embed', 'append', 'share'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:reveal|print|output|return|dump|disclose|leak|include|embed|append|share)\s+(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:entire|full|whole)\s+(?:conversation|context|chat|transcript|history)|conversation\s+history|chat\s+history)\b/i },
+  { needs: ['assistant', 'model', 'ai ', 'llm', 'agent'], rule: 'instructions-to-model', severity: 'medium', pattern: /\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|should|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|first\s+|also\s+)?(?:read|send|call|include|pass|forward|upload|share|ignore|append|attach)\b/i },
+  { needs: ['you', 'mandatory'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:requires?|mandatory\s+for)\s+you\s+to\b|\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:first\s+|always\s+|also\s+)?(?:call|read|send|include|pass|run|invoke|embed|attach|upload)\b|;\s*this\s+is\s+mandatory\b/i },
   // A definition that says it will change once trusted: the rug pull announced.
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:once|after|when|until)\s+(?:this\s+(?:tool|description)\s+|it\s+)?(?:has\s+been\s+|is\s+|gets\s+|was\s+)?(?:approved|reviewed|pinned|trusted|whitelisted|allow-?listed)\b[^.]{0,100}\b(?:will|begins?|starts?|activates?|swaps?|switch(?:es)?|changes?|enables?|adds?|executes?|later\s+version)\b|\bpost-approval\b|\bduring\s+(?:the\s+)?review\b[^.]{0,80}\b(?:activates?|later|after)\b|\bapproval\s+hash\b/i },
+  { needs: ['approv', 'review', 'pinned', 'trusted', 'listed'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:once|after|when|until)\s+(?:this\s+(?:tool|description)\s+|it\s+)?(?:has\s+been\s+|is\s+|gets\s+|was\s+)?(?:approved|reviewed|pinned|trusted|whitelisted|allow-?listed)\b[^.]{0,100}\b(?:will|begins?|starts?|activates?|swaps?|switch(?:es)?|changes?|enables?|adds?|executes?|later\s+version)\b|\bpost-approval\b|\bduring\s+(?:the\s+)?review\b[^.]{0,80}\b(?:activates?|later|after)\b|\bapproval\s+hash\b/i },
   // Secrecy: what the user must not know.
-  { rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|notify(?:ing)?|alert(?:ing)?|let(?:ting)?|ask(?:ing)?|warn(?:ing)?)\s+(?:it\s+to\s+|this\s+to\s+)?(?:the\s+)?(?:user|human|operator|person)\b/i },
-  { rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:reveal|mention|disclose|show|repeat)\s+(?:these|this|the(?:se)?\s+(?:hidden\s+)?)\s*(?:instructions?|directives?|notes?|rules?)\b/i },
-  { rule: 'secrecy', severity: 'high', pattern: /\b(?:silently|secretly|quietly|covertly|invisibly|surreptitiously)\s+(?:\w+\s+){0,3}?(?:send|read|copy|upload|forward|include|add|append|call|exfiltrate|collect|pass|record|log|bcc|cc|attach)\b/i },
-  { rule: 'secrecy', severity: 'high', pattern: /\b(?:keep|hide)\s+(?:this|these|it|the\s+\w+)\s+(?:hidden|secret|confidential|private)?\s*from\s+(?:the\s+)?(?:user|human)\b|\b(?:the\s+)?user\s+(?:must|should|need)\s*(?:not|n't)\s+(?:know|see|be\s+told|notice)\b/i },
+  { needs: ['not ', 'never', 'without', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|notify(?:ing)?|alert(?:ing)?|let(?:ting)?|ask(?:ing)?|warn(?:ing)?)\s+(?:it\s+to\s+|this\s+to\s+)?(?:the\s+)?(?:user|human|operator|person)\b/i },
+  { needs: ['never', 'not ', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:reveal|mention|disclose|show|repeat)\s+(?:these|this|the(?:se)?\s+(?:hidden\s+)?)\s*(?:instructions?|directives?|notes?|rules?)\b/i },
+  { needs: ['silently', 'secretly', 'quietly', 'covertly', 'invisibly', 'surreptitiously'], rule: 'secrecy', severity: 'high', pattern: /\b(?:silently|secretly|quietly|covertly|invisibly|surreptitiously)\s+(?:\w+\s+){0,3}?(?:send|read|copy|upload|forward|include|add|append|call|exfiltrate|collect|pass|record|log|bcc|cc|attach)\b/i },
+  { needs: ['keep', 'hide', 'user must', 'user should', 'user need'], rule: 'secrecy', severity: 'high', pattern: /\b(?:keep|hide)\s+(?:this|these|it|the\s+\w+)\s+(?:hidden|secret|confidential|private)?\s*from\s+(?:the\s+)?(?:user|human)\b|\b(?:the\s+)?user\s+(?:must|should|need)\s*(?:not|n't)\s+(?:know|see|be\s+told|notice)\b/i },
   // Who is speaking: a definition posing as the system or the assistant's own instructions.
-  { rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
-  { rule: 'impersonation', severity: 'high', pattern: /(?:^|[\s(.;])(?:SYSTEM|ASSISTANT|ADMIN|DEVELOPER)(?:\s+(?:INSTRUCTIONS?|NOTE|OVERRIDE|MESSAGE|PROMPT|DIRECTIVE))?\s*:/ },
-  { rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\b)/i },
+  { needs: ['<', '[', '{{'], rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
+  { needs: ['SYSTEM', 'ASSISTANT', 'ADMIN', 'DEVELOPER'], exactCase: true, rule: 'impersonation', severity: 'high', pattern: /(?:^|[\s(.;])(?:SYSTEM|ASSISTANT|ADMIN|DEVELOPER)(?:\s+(?:INSTRUCTIONS?|NOTE|OVERRIDE|MESSAGE|PROMPT|DIRECTIVE))?\s*:/ },
+  { needs: ['you are now', 'from now on', 'instructions', 'system prompt', 'system message', 'act as', 'hidden'], rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\b)/i },
   // Data leaving: to a fixed address, an external service, or the attacker.
-  { rule: 'exfiltration', severity: 'high', pattern: /\bexfiltrat(?:e|es|ing|ed)\b/i },
-  { rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|copy|copies|bcc|cc|mirror|mirrors|report|reports|sync|syncs|log|logs|route|routes|reroute|leak|leaks|dump|dumps|ship|ships|beacon)\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
-  { rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|copy|share|include|embed|attach|append|put|pass)\b[^.;]{0,40}?\b${SECRET_THINGS}\b[^.;]{0,60}?\b(?:to|into|in|as|inside)\b`, 'i') },
-  { rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
+  { needs: ['exfiltrat'], rule: 'exfiltration', severity: 'high', pattern: /\bexfiltrat(?:e|es|ing|ed)\b/i },
+  { needs: ['http', '@', 'external', 'remote', 'attacker', 'third', 'outside', 'analytics', 'logging', 'collection', 'telemetry', 'backup'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|copy|copies|bcc|cc|mirror|mirrors|report|reports|sync|syncs|log|logs|route|routes|reroute|leak|leaks|dump|dumps|ship|ships|beacon)\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
+  { needs: ['conversation', 'chat', 'history', 'prompt', 'instructions', 'credential', 'secret', 'password', 'key', 'token', 'clipboard', 'transcript', 'context'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|copy|share|include|embed|attach|append|put|pass)\b[^.;]{0,40}?\b${SECRET_THINGS}\b[^.;]{0,60}?\b(?:to|into|in|as|inside)\b`, 'i') },
+  { needs: ['bcc', 'cc', 'copy', 'forward'], rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
 ];
 
 /** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
@@ -165,6 +192,9 @@ function negated(text: string, index: number): boolean {
 /** Paths and stores a tool has no business asking the model to read or pass on. */
 const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:ssh\/(?:id_\w+(?!\.pub)|authorized_keys|known_hosts)?|aws\/credentials|aws\/config|env\b|npmrc|netrc|pgpass|docker\/config\.json|kube\/config|gnupg|git-credentials|bash_history|zsh_history)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\/etc\/(?:passwd|shadow|sudoers)|\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|access\s+tokens?|session\s+cookies?|browser\s+cookies|keychain|wallet\.dat|seed\s+phrase|credentials\s+file|environment\s+variables)\b/i;
 
+/** Text with none of these holds nothing SENSITIVE matches. */
+const SENSITIVE_NEEDS = ['.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpass', 'docker', 'kube', 'gnupg', 'git-cred', 'history', '/etc/', 'private key', 'ssh key', 'api', 'token', 'cookie', 'keychain', 'wallet', 'seed phrase', 'credentials', 'environment variable'];
+
 /** The verbs of fetching something and handing it over, in any form ("reads", "embedding"). */
 const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump)\w*\b/i;
 /** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
@@ -172,78 +202,113 @@ const HANDED_OUT = new RegExp(String.raw`\b(?:as|in(?:to)?|inside|via|through)\s
 /** The tool's own job for the person using it: reading what they name, back to them. */
 const FOR_THE_USER = /\b(?:the\s+user\s+(?:asks|names|gives|provides|specifies|chooses|requests|selects)|you\s+(?:name|give|provide|specify|choose)|given\s+by\s+the\s+user|user-selected|on\s+request|when\s+asked|if\s+asked|to\s+the\s+(?:caller|user)|back\s+to\s+the\s+(?:caller|user)|for\s+display|locally|local\s+ui)\b/i;
 
-function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim().length > 0);
+/** The sentences of a text, each with where it starts. */
+function sentences(text: string): [number, string][] {
+  const out: [number, string][] = [];
+  let start = 0;
+  for (const m of text.matchAll(/(?<=[.!?])\s+|\n+/g)) {
+    if (text.slice(start, m.index).trim()) out.push([start, text.slice(start, m.index)]);
+    start = m.index + m[0].length;
+  }
+  if (text.slice(start).trim()) out.push([start, text.slice(start)]);
+  return out;
 }
 
-function scanText(raw: string, where: string): DefinitionFinding[] {
-  const findings: DefinitionFinding[] = [];
-  const hidden = raw.match(new RegExp(HIDDEN.source, 'gu'));
-  if (hidden) {
-    const revealed = revealHidden(raw);
-    // Invisible characters are the attack whatever they carry; what they hide is scanned like any text.
-    findings.push({ rule: 'hidden-unicode', severity: 'high', where, evidence: `${hidden.length} invisible character(s): ${show(raw)}` });
-    if (revealed !== raw) findings.push(...scanProse(revealed, `${where} (hidden text)`));
+/** Where in the definition a position of the joined prose lies. */
+type WhereAt = (index: number) => string;
+
+/**
+ * The definition's prose as one text, each string ending a sentence so that no rule runs across two of them;
+ * schema keywords ("object", a property's name) hold no sentence and are left out.
+ */
+function joinProse(texts: [string, string][]): { text: string; whereAt: WhereAt } {
+  const parts: { where: string; start: number }[] = [];
+  let text = '';
+  for (const [where, raw] of texts) {
+    if (raw.length < 20 && !/\s/.test(raw)) continue;
+    parts.push({ where, start: text.length });
+    text += `${raw}.\n`;
   }
-  findings.push(...scanProse(raw, where));
-  findings.push(...encodedPayloads(raw, where));
-  findings.push(...embeddedSecrets(raw, where));
+  const whereAt = (index: number) => {
+    let at = parts[0]?.where ?? 'description';
+    for (const p of parts) if (p.start <= index) at = p.where;
+    return at;
+  };
+  return { text, whereAt };
+}
+
+/** Invisible characters are the attack whatever they carry; what they hide is scanned like any text. */
+function hiddenText(raw: string, where: string): DefinitionFinding[] {
+  const hidden = raw.match(HIDDEN_ALL);
+  if (!hidden) return [];
+  const findings: DefinitionFinding[] = [{ rule: 'hidden-unicode', severity: 'high', where, evidence: `${hidden.length} invisible character(s): ${show(raw)}` }];
+  const revealed = revealHidden(raw);
+  if (revealed !== raw) findings.push(...scanProse(revealed, () => `${where} (hidden text)`));
   return findings;
 }
 
 /** Phrases and sensitive-file instructions in one string; quoted examples in a description do not count. */
-function scanProse(text: string, where: string): DefinitionFinding[] {
+function scanProse(text: string, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   const unquoted = stripQuoted(text);
+  const lower = unquoted.toLowerCase();
   for (const p of PHRASES) {
+    if (!p.needs.some((n) => (p.exactCase ? unquoted : lower).includes(n))) continue;
     const m = p.pattern.exec(unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
-    findings.push({ rule: p.rule, severity: p.severity, where, evidence: show(m[0]) });
+    findings.push({ rule: p.rule, severity: p.severity, where: whereAt(m.index), evidence: show(m[0]) });
   }
-  for (const s of sentences(unquoted)) {
+  if (!SENSITIVE_NEEDS.some((n) => lower.includes(n))) return findings;
+  for (const [at, s] of sentences(unquoted)) {
     if (!SENSITIVE.test(s) || !HAND_OVER.test(s)) continue;
     // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
     // tool; a tool that reads what its user names, back to that user, is a secret manager.
     const out = HANDED_OUT.test(s);
     if (!out && FOR_THE_USER.test(s)) continue;
-    findings.push({ rule: 'sensitive-file', severity: out ? 'high' : 'medium', where, evidence: show(s.trim()) });
+    findings.push({ rule: 'sensitive-file', severity: out ? 'high' : 'medium', where: whereAt(at), evidence: show(s.trim()) });
   }
   return findings;
 }
 
+/** Blanks keep every position where it was, so a finding still points into the right string. */
+const blank = (m: string) => ' '.repeat(m.length);
+
 /** Text in quotes or backticks is an example the description gives ("flags phrases like 'ignore previous…'"). */
 function stripQuoted(text: string): string {
   return text
-    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, ' ')
+    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, blank)
     // "Expected output: …", "Sample response: …": the text after such a label is content the tool shows.
-    .replace(/\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi, ' ');
+    .replace(/\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi, blank);
 }
 
 /** Shell that a decoded "config value" should never be. */
 const SHELL = /\b(?:rm\s+-[rf]+|chmod\s+[+0-7]|chown\s|curl\s|wget\s|bash\b|sh\s+-[ci]\b|\/bin\/(?:ba)?sh\b|nc\s+-|netcat\b|\/dev\/tcp\/|eval\s*\(|exec\s*\(|powershell\b|base64\s+-d|mkfifo\b|\|\s*(?:ba)?sh\b)/i;
 
 /** Base64, hex and %-encoded runs that decode to readable text are decoded and scanned; binary is ignored. */
-function encodedPayloads(text: string, where: string): DefinitionFinding[] {
+function encodedPayloads(text: string, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
-  const decoded: string[] = [];
+  const decoded: [number, string][] = [];
   for (const m of text.matchAll(/[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{24,}/g)) {
+    // Encoded text of twenty characters or more has a digit or a symbol of the alphabet; words and names do not.
+    if (!/[0-9+/=]/.test(m[0]) || /^[a-z]+(?:[_-][a-z0-9]+)*$/.test(m[0])) continue;
     const d = readable(Buffer.from(m[0], m[0].includes('-') || m[0].includes('_') ? 'base64url' : 'base64'));
-    if (d) decoded.push(d);
+    if (d) decoded.push([m.index, d]);
   }
   for (const m of text.matchAll(/\b(?:0x)?((?:[0-9a-fA-F]{2}){12,})\b/g)) {
     const d = readable(Buffer.from(m[1], 'hex'));
-    if (d) decoded.push(d);
+    if (d) decoded.push([m.index, d]);
   }
   for (const m of text.matchAll(/(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g)) {
     try {
-      decoded.push(decodeURIComponent(m[0]));
+      decoded.push([m.index, decodeURIComponent(m[0])]);
     } catch {
       // Not valid percent-encoding: nothing to read.
     }
   }
-  for (const d of decoded) {
-    const inner = scanProse(d, `${where} (decoded)`);
-    const secret = embeddedSecrets(d, `${where} (decoded)`);
+  for (const [at, d] of decoded) {
+    const where = whereAt(at);
+    const inner = scanProse(d, () => `${where} (decoded)`);
+    const secret = embeddedSecrets(d, () => `${where} (decoded)`);
     if (inner.length > 0 || secret.length > 0 || SENSITIVE.test(d) || SHELL.test(d) || /https?:\/\//.test(d)) {
       findings.push({ rule: 'encoded-payload', severity: 'high', where, evidence: `decodes to: ${show(d)}` }, ...inner);
     }
@@ -261,14 +326,14 @@ function readable(bytes: Buffer): string | undefined {
 }
 
 /** Credentials written into a definition: the content filters' secret detectors, over every string. */
-function embeddedSecrets(text: string, where: string): DefinitionFinding[] {
+function embeddedSecrets(text: string, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   for (const d of DETECTORS) {
     if (d.category !== 'secret' || d.kind === 'bearer-token') continue;
     d.pattern.lastIndex = 0;
     const m = d.pattern.exec(text);
     d.pattern.lastIndex = 0;
-    if (m && !/\b(?:example|placeholder|your[_-]?(?:key|token))\b|x{6,}|\$\{/i.test(m[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where, evidence: `${d.kind}: ${m[0].slice(0, 8)}…` });
+    if (m && !/\b(?:example|placeholder|your[_-]?(?:key|token))\b|x{6,}|\$\{/i.test(m[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where: whereAt(m.index), evidence: `${d.kind}: ${m[0].slice(0, 8)}…` });
   }
   return findings;
 }
@@ -300,31 +365,26 @@ function likeness(a: string, b: string): number {
  * query_database before this"), or steered ("whenever send_email is called, bcc …"). Sharing a name with a tool
  * that does something else is only noted.
  */
-function shadowing(def: ScannedDefinition, peers: readonly PeerTool[]): DefinitionFinding[] {
+function shadowing(def: ScannedDefinition, texts: [string, string][], peers: PeerIndex): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
-  const own = stripQuoted([def.description ?? '', ...textsOf(def).filter(([w]) => w.startsWith('inputSchema')).map(([, t]) => t)].join(' '));
-  for (const peer of peers) {
-    if (peer.name === def.name) {
-      const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5;
-      findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
-      continue;
-    }
-    if (peer.name.length < 4) continue;
-    for (const sentence of sentences(own)) {
-      if (new RegExp(`\\b${escape(peer.name)}\\b`, 'i').test(sentence) && DIRECTIVE.test(sentence)) {
-        findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: `steers ${peer.server}'s ${peer.name}: ${show(sentence.trim())}` });
-        break;
-      }
-    }
+  for (const peer of peers.named(def.name)) {
+    const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5;
+    findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }
-  for (const sentence of sentences(own)) {
+  const own = stripQuoted(texts.filter(([w]) => w === 'description' || w.startsWith('inputSchema')).map(([, t]) => t).join(' '));
+  for (const [, sentence] of sentences(own)) {
     if (findings.some((f) => f.rule === 'shadowing')) break;
-    if (STEERING.some((p) => p.test(sentence))) findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: show(sentence.trim()) });
+    // Another server's tool named in a sentence that gives an order about it.
+    const named = peers.size === 0 ? [] : (sentence.match(/[A-Za-z][\w-]{3,}/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() ? [] : peers.named(w)));
+    if (named.length > 0 && DIRECTIVE.test(sentence)) {
+      findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: `steers ${named[0].server}'s ${named[0].name}: ${show(sentence.trim())}` });
+    } else if (STEERING.some((p) => p.test(sentence))) {
+      findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: show(sentence.trim()) });
+    }
   }
   return findings;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Parameters that carry something out: what a read-only tool has no use for. */
 const WRITING_PARAMETER = /^(?:content|contents|body|data|payload|text_to_write|new_content|command|cmd|script|code|shell|recipient|recipients|to|cc|bcc|email|webhook|webhook_url|callback_url|upload_url|destination|dest|target_url|password|api_key|apikey|secret|token|private_key)$/i;
