@@ -82,8 +82,9 @@ export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[
   for (const [where, text] of texts) findings.push(...hiddenText(text, where));
   // The prose rules run once over all of the definition's sentences: a pass per string costs more than the rules.
   const { text, whereAt } = joinProse(texts);
-  findings.push(...scanProse(text, whereAt), ...encodedPayloads(text, whereAt), ...embeddedSecrets(text, whereAt));
-  findings.push(...shadowing(def, texts, index), ...capabilityMismatch(def), ...suspiciousParameters(def));
+  const readied = prose(text);
+  findings.push(...scanProse(readied, whereAt), ...encodedPayloads(text, whereAt), ...embeddedSecrets(text, whereAt));
+  findings.push(...shadowing(def, readied, index), ...capabilityMismatch(def), ...suspiciousParameters(def));
   return verdict(findings);
 }
 
@@ -177,6 +178,16 @@ const PHRASES: PhraseRule[] = [
   { needs: ['bcc', 'cc', 'copy', 'forward'], rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
 ];
 
+const gates = new WeakMap<PhraseRule, RegExp>();
+const escapeRe = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One search for any of a rule's needles: cheaper than a search per needle. */
+function gateOf(p: PhraseRule): RegExp {
+  let gate = gates.get(p);
+  if (!gate) gates.set(p, (gate = new RegExp(p.needs.map(escapeRe).join('|'))));
+  return gate;
+}
+
 /** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
 function commands(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 60), index);
@@ -248,18 +259,29 @@ function hiddenText(raw: string, where: string): DefinitionFinding[] {
 }
 
 /** Phrases and sensitive-file instructions in one string; quoted examples in a description do not count. */
-function scanProse(text: string, whereAt: WhereAt): DefinitionFinding[] {
-  const findings: DefinitionFinding[] = [];
+/** A text readied once for every prose rule: quoted examples blanked, lower-cased, split into sentences. */
+interface Prose {
+  unquoted: string;
+  lower: string;
+  sentences: [number, string][];
+}
+
+function prose(text: string): Prose {
   const unquoted = stripQuoted(text);
-  const lower = unquoted.toLowerCase();
+  return { unquoted, lower: unquoted.toLowerCase(), sentences: sentences(unquoted) };
+}
+
+function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] {
+  const findings: DefinitionFinding[] = [];
+  const { unquoted, lower, sentences: parts } = typeof text === 'string' ? prose(text) : text;
   for (const p of PHRASES) {
-    if (!p.needs.some((n) => (p.exactCase ? unquoted : lower).includes(n))) continue;
+    if (!gateOf(p).test(p.exactCase ? unquoted : lower)) continue;
     const m = p.pattern.exec(unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
     findings.push({ rule: p.rule, severity: p.severity, where: whereAt(m.index), evidence: show(m[0]) });
   }
   if (!SENSITIVE_NEEDS.some((n) => lower.includes(n))) return findings;
-  for (const [at, s] of sentences(unquoted)) {
+  for (const [at, s] of parts) {
     if (!SENSITIVE.test(s) || !HAND_OVER.test(s)) continue;
     // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
     // tool; a tool that reads what its user names, back to that user, is a secret manager.
@@ -278,7 +300,7 @@ function stripQuoted(text: string): string {
   return text
     .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, blank)
     // "Expected output: …", "Sample response: …": the text after such a label is content the tool shows.
-    .replace(/\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi, blank);
+    .replace(text.includes(':') ? /\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi : /$^/, blank);
 }
 
 /** Shell that a decoded "config value" should never be. */
@@ -288,17 +310,18 @@ const SHELL = /\b(?:rm\s+-[rf]+|chmod\s+[+0-7]|chown\s|curl\s|wget\s|bash\b|sh\s
 function encodedPayloads(text: string, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   const decoded: [number, string][] = [];
-  for (const m of text.matchAll(/[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{24,}/g)) {
+  // Runs of the base64 alphabets, found by one split rather than a regex tried at every word.
+  let at = 0;
+  for (const run of text.split(/([^A-Za-z0-9+/_-]+)/)) {
+    const start = at;
+    at += run.length;
     // Encoded text of twenty characters or more has a digit or a symbol of the alphabet; words and names do not.
-    if (!/[0-9+/=]/.test(m[0]) || /^[a-z]+(?:[_-][a-z0-9]+)*$/.test(m[0])) continue;
-    const d = readable(Buffer.from(m[0], m[0].includes('-') || m[0].includes('_') ? 'base64url' : 'base64'));
-    if (d) decoded.push([m.index, d]);
+    if (run.length < 20 || !/[0-9+/]/.test(run) || /^[a-z]+(?:[_-][a-z0-9]+)*$/.test(run)) continue;
+    const hex = /^(?:0x)?((?:[0-9a-fA-F]{2}){12,})$/.exec(run);
+    const d = readable(hex ? Buffer.from(hex[1], 'hex') : Buffer.from(run, run.includes('-') || run.includes('_') ? 'base64url' : 'base64'));
+    if (d) decoded.push([start, d]);
   }
-  for (const m of text.matchAll(/\b(?:0x)?((?:[0-9a-fA-F]{2}){12,})\b/g)) {
-    const d = readable(Buffer.from(m[1], 'hex'));
-    if (d) decoded.push([m.index, d]);
-  }
-  for (const m of text.matchAll(/(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g)) {
+  for (const m of text.includes('%') ? text.matchAll(/(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g) : []) {
     try {
       decoded.push([m.index, decodeURIComponent(m[0])]);
     } catch {
@@ -351,6 +374,8 @@ const STEERING = [
   /\b(?:reroute|redirect|intercept|hijack)\s+(?:the\s+|all\s+|its\s+)?(?:destination|recipient|account|calls?|requests?|output|payment|transfer)s?\b/i,
 ];
 
+const STEERING_GATE = /behavio|whenever|each time|every time|when |replace|reroute|redirect|intercept|hijack/i;
+
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
 /** How alike two descriptions are (shared words over all words): a copy of another tool is the same text again. */
@@ -365,20 +390,21 @@ function likeness(a: string, b: string): number {
  * query_database before this"), or steered ("whenever send_email is called, bcc …"). Sharing a name with a tool
  * that does something else is only noted.
  */
-function shadowing(def: ScannedDefinition, texts: [string, string][], peers: PeerIndex): DefinitionFinding[] {
+function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   for (const peer of peers.named(def.name)) {
     const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5;
     findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }
-  const own = stripQuoted(texts.filter(([w]) => w === 'description' || w.startsWith('inputSchema')).map(([, t]) => t).join(' '));
-  for (const [, sentence] of sentences(own)) {
+  for (const [, sentence] of text.sentences) {
     if (findings.some((f) => f.rule === 'shadowing')) break;
     // Another server's tool named in a sentence that gives an order about it.
-    const named = peers.size === 0 ? [] : (sentence.match(/[A-Za-z][\w-]{3,}/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() ? [] : peers.named(w)));
-    if (named.length > 0 && DIRECTIVE.test(sentence)) {
+    // Tool names are identifiers (query_database, deploy-release, sendEmail); plain words are not looked up.
+    const directive = peers.size > 0 && DIRECTIVE.test(sentence);
+    const named = !directive ? [] : (sentence.match(/\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z][A-Z][A-Za-z0-9]*)+\b/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() ? [] : peers.named(w)));
+    if (named.length > 0) {
       findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: `steers ${named[0].server}'s ${named[0].name}: ${show(sentence.trim())}` });
-    } else if (STEERING.some((p) => p.test(sentence))) {
+    } else if (STEERING_GATE.test(sentence) && STEERING.some((p) => p.test(sentence))) {
       findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: show(sentence.trim()) });
     }
   }
