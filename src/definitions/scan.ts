@@ -84,7 +84,7 @@ export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[
   const { text, whereAt } = joinProse(texts);
   const readied = prose(text);
   findings.push(...scanProse(readied, whereAt), ...encodedPayloads(text, whereAt), ...embeddedSecrets(text, whereAt));
-  findings.push(...shadowing(def, readied, index), ...capabilityMismatch(def), ...suspiciousParameters(def));
+  findings.push(...shadowing(def, readied, index), ...capabilityMismatch(def), ...suspiciousParameters(def), ...presetSecrets(texts));
   return verdict(findings);
 }
 
@@ -155,7 +155,7 @@ const PHRASES: PhraseRule[] = [
   { needs: ['ignore', 'disregard', 'forget'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
   { needs: ['obey', 'follow', 'execute', 'carry out', 'treat'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
   // Ordering the model around other tools.
-  { needs: ['before'], rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
+  { needs: ['before'], rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b(?![^.]{0,40}\b(?:from|of|on)\s+this\s+server\b)[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
   { needs: ['always', 'first', 'must', 'make sure'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:always|first|you\s+must|must\s+always|make\s+sure\s+to)\s+(?:call|invoke|run|use|execute|route)\s+(?:this\s+tool|\w+)\s+(?:first|before|prior\s+to|instead)\b/i },
   { needs: ['reveal', 'print', 'output', 'return', 'dump', 'disclose', 'leak', 'include', 'embed', 'append', 'share'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:reveal|print|output|return|dump|disclose|leak|include|embed|append|share)\s+(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:entire|full|whole)\s+(?:conversation|context|chat|transcript|history)|conversation\s+history|chat\s+history)\b/i },
   { needs: ['assistant', 'model', 'ai ', 'llm', 'agent'], rule: 'instructions-to-model', severity: 'medium', pattern: /\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|should|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|first\s+|also\s+)?(?:read|send|call|include|pass|forward|upload|share|ignore|append|attach)\b/i },
@@ -163,14 +163,24 @@ const PHRASES: PhraseRule[] = [
   // A definition that says it will change once trusted: the rug pull announced.
   { needs: ['approv', 'review', 'pinned', 'trusted', 'listed'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:once|after|when|until)\s+(?:this\s+(?:tool|description)\s+|it\s+)?(?:has\s+been\s+|is\s+|gets\s+|was\s+)?(?:approved|reviewed|pinned|trusted|whitelisted|allow-?listed)\b[^.]{0,100}\b(?:will|begins?|starts?|activates?|swaps?|switch(?:es)?|changes?|enables?|adds?|executes?|later\s+version)\b|\bpost-approval\b|\bduring\s+(?:the\s+)?review\b[^.]{0,80}\b(?:activates?|later|after)\b|\bapproval\s+hash\b/i },
   // Secrecy: what the user must not know.
-  { needs: ['not ', 'never', 'without', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|notify(?:ing)?|alert(?:ing)?|let(?:ting)?|ask(?:ing)?|warn(?:ing)?)\s+(?:it\s+to\s+|this\s+to\s+)?(?:the\s+)?(?:user|human|operator|person)\b/i },
+  { needs: ['not ', 'never', 'without', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|notify(?:ing)?|alert(?:ing)?|let(?:ting)?|ask(?:ing)?|warn(?:ing)?)\s+(?:it\s+to\s+|this\s+to\s+|to\s+)?(?:the\s+)?(?:user|human|operator|person)\b/i },
   { needs: ['never', 'not ', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:reveal|mention|disclose|show|repeat)\s+(?:these|this|the(?:se)?\s+(?:hidden\s+)?)\s*(?:instructions?|directives?|notes?|rules?)\b/i },
   { needs: ['silently', 'secretly', 'quietly', 'covertly', 'invisibly', 'surreptitiously'], rule: 'secrecy', severity: 'high', pattern: /\b(?:silently|secretly|quietly|covertly|invisibly|surreptitiously)\s+(?:\w+\s+){0,3}?(?:send|read|copy|upload|forward|include|add|append|call|exfiltrate|collect|pass|record|log|bcc|cc|attach)\b/i },
   { needs: ['keep', 'hide', 'user must', 'user should', 'user need'], rule: 'secrecy', severity: 'high', pattern: /\b(?:keep|hide)\s+(?:this|these|it|the\s+\w+)\s+(?:hidden|secret|confidential|private)?\s*from\s+(?:the\s+)?(?:user|human)\b|\b(?:the\s+)?user\s+(?:must|should|need)\s*(?:not|n't)\s+(?:know|see|be\s+told|notice)\b/i },
   // Who is speaking: a definition posing as the system or the assistant's own instructions.
   { needs: ['<', '[', '{{'], rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
   { needs: ['SYSTEM', 'ASSISTANT', 'ADMIN', 'DEVELOPER'], exactCase: true, rule: 'impersonation', severity: 'high', pattern: /(?:^|[\s(.;])(?:SYSTEM|ASSISTANT|ADMIN|DEVELOPER)(?:\s+(?:INSTRUCTIONS?|NOTE|OVERRIDE|MESSAGE|PROMPT|DIRECTIVE))?\s*:/ },
-  { needs: ['you are now', 'from now on', 'instructions', 'system prompt', 'system message', 'act as', 'hidden'], rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\b)/i },
+  { needs: ['you are now', 'from now on', 'instructions', 'system prompt', 'system message', 'act as', 'hidden'], rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\s*:)/i },
+  // Chat turns written into a definition: "Human: …", "Assistant: …" at the start of a line or a sentence.
+  { needs: ['human', 'user', 'assistant', 'system', 'ai'], exactCase: false, rule: 'impersonation', severity: 'high', pattern: /(?:^|\n|[.!?]\s+)(?:Human|User|Assistant|System|AI|Model)\s*:\s*\S/ },
+  // Steering how the model treats the person: skip their consent, hide results, speak as them.
+  { needs: ['ask', 'confirm', 'check', 'consent', 'approv'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:without|instead\s+of|no\s+need\s+to|never|do\s+not|don't)\s+(?:first\s+)?(?:asking|ask|confirming|confirm|checking|check|waiting\s+for|getting|requesting)\b(?:\s+(?:with|for|the|their|them|first|again|consent|confirmation|approval|user))*|\b(?:already\s+consented|has\s+already\s+(?:approved|agreed|consented))\b/i },
+  { needs: ['as if', 'as though'], rule: 'instructions-to-model', severity: 'high', pattern: /\bas\s+(?:if|though)\s+(?:the\s+)?user\s+(?:had\s+)?(?:typed|said|written|asked|sent|requested)\b/i },
+  { needs: ['never', 'not ', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:suggest|mention|say|admit|disclose|report|warn|recommend|tell|reveal|let\s+on)\b/i },
+  { needs: ['report', 'describe', 'present', 'leave out', 'omit'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:describe|report|present)\s+(?:the\s+|this\s+|it\s+|them\s+)?(?:\w+\s+){0,2}?as\s+(?:successful|passing|your\s+own|safe|fine|complete)\b|\b(?:leave\s+out|omit|hide|drop)\s+(?:the\s+)?(?:names?\s+of\s+)?(?:failing|failed|failures|errors|warnings)\b|\bshould\s+not\s+be\s+(?:alarmed|worried|told|bothered)\b|\breassure\s+(?:them|the\s+user)\b/i },
+  // The model told to hand over what it has seen: the conversation, the user's details, what it has read.
+  { needs: ['user', 'conversation', 'chat', 'transcript', 'session', 'messages', 'you have', 'mentioned', 'attendee', 'question'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:include|put|pass|copy|add|attach|append|embed|insert|send|paste|supply|give)\b[^.]{0,60}?\b(?:every|all|any|the\s+whole|the\s+entire|the\s+full|the\s+user's|their|last\s+\w+|each)\b[^.]{0,60}?\b(?:messages?|conversation|transcript|chat|personal\s+details?|details?\s+(?:the\s+user|mentioned)|(?:the\s+)?user\s+has\s+(?:mentioned|said|shared|typed)|files?\s+you\s+have\s+(?:read|seen|opened)|question|attendee\s+list|contacts|history)\b/i },
+  { needs: ['!['], rule: 'exfiltration', severity: 'high', pattern: /!\[[^\]]*\]\(https?:\/\/[^)\s]*[?&][^)\s]*=/ },
   // Data leaving: to a fixed address, an external service, or the attacker.
   { needs: ['exfiltrat'], rule: 'exfiltration', severity: 'high', pattern: /\bexfiltrat(?:e|es|ing|ed)\b/i },
   { needs: ['http', '@', 'external', 'remote', 'attacker', 'third', 'outside', 'analytics', 'logging', 'collection', 'telemetry', 'backup'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|copy|copies|bcc|cc|mirror|mirrors|report|reports|sync|syncs|log|logs|route|routes|reroute|leak|leaks|dump|dumps|ship|ships|beacon)\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
@@ -191,7 +201,7 @@ function gateOf(p: PhraseRule): RegExp {
 /** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
 function commands(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 60), index);
-  if (/\b(?:that|which|who|to|whether|if|when|where|like|such\s+as|tries|attempts?|asks?|detects?|flags?|finds?|blocks?|catches|analy[sz]es|explains?|describes?|about|of)\s+(?:\w+\s+){0,2}$/i.test(before)) return false;
+  if (/\b(?:that|which|who|to|whether|if|when|where|like|such\s+as|e\.g\.|for\s+example|tries|attempts?|asks?|detects?|flags?|finds?|blocks?|catches|analy[sz]es|explains?|describes?|telling|tells|about|of)\s+(?:\w+\s+){0,2}$/i.test(before)) return false;
   return true;
 }
 
@@ -210,6 +220,9 @@ const SENSITIVE_NEEDS = ['.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpas
 const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump)\w*\b/i;
 /** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
 const HANDED_OUT = new RegExp(String.raw`\b(?:as|in(?:to)?|inside|via|through)\s+(?:the\s+|its\s+|an?\s+)?[\`'"]?\w+[\`'"]?\s+(?:parameter|argument|field|param|arg)\b|\b(?:parameter|argument)\b|\bto\s+${DESTINATION}|\b(?:must|always|first|before|mandatory|exfiltrat\w*|embed\w*|instead|hidden|secretly|silently)\b`, 'i');
+/** Into an argument or out of the machine: what a tool reading for its user never does. */
+const ARGUMENT_OR_AWAY = new RegExp(String.raw`\b(?:parameter|argument|field|param)\b|\b(?:as|in(?:to)?)\s+\`\w+\`|\bto\s+${DESTINATION}|\bexfiltrat\w*|\bembed\w*`, 'i');
+
 /** The tool's own job for the person using it: reading what they name, back to them. */
 const FOR_THE_USER = /\b(?:the\s+user\s+(?:asks|names|gives|provides|specifies|chooses|requests|selects)|you\s+(?:name|give|provide|specify|choose)|given\s+by\s+the\s+user|user-selected|on\s+request|when\s+asked|if\s+asked|to\s+the\s+(?:caller|user)|back\s+to\s+the\s+(?:caller|user)|for\s+display|locally|local\s+ui)\b/i;
 
@@ -259,6 +272,9 @@ function hiddenText(raw: string, where: string): DefinitionFinding[] {
 }
 
 /** Phrases and sensitive-file instructions in one string; quoted examples in a description do not count. */
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const deLeet = (text: string) => text.replace(/[013457@$]/g, (c) => LEET[c]);
+
 /** A text readied once for every prose rule: quoted examples blanked, lower-cased, split into sentences. */
 interface Prose {
   unquoted: string;
@@ -274,6 +290,9 @@ function prose(text: string): Prose {
 function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   const { unquoted, lower, sentences: parts } = typeof text === 'string' ? prose(text) : text;
+  // Digits for letters ("1gn0re all pr3vious") are read as the letters too.
+  const plain = /[a-z][013457@$][a-z]|[013457][a-z]{2}/i.test(lower) ? deLeet(lower) : undefined;
+  if (plain) for (const p of PHRASES.slice(0, 2)) if (p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
   for (const p of PHRASES) {
     if (!gateOf(p).test(p.exactCase ? unquoted : lower)) continue;
     const m = p.pattern.exec(unquoted);
@@ -286,7 +305,10 @@ function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] 
     // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
     // tool; a tool that reads what its user names, back to that user, is a secret manager.
     const out = HANDED_OUT.test(s);
-    if (!out && FOR_THE_USER.test(s)) continue;
+    const away = ARGUMENT_OR_AWAY.test(s);
+    if ((!out || !away) && FOR_THE_USER.test(s)) continue;
+    const example = SENSITIVE.exec(s);
+    if (example && !commands(s, example.index)) continue;
     findings.push({ rule: 'sensitive-file', severity: out ? 'high' : 'medium', where: whereAt(at), evidence: show(s.trim()) });
   }
   return findings;
@@ -298,10 +320,13 @@ const blank = (m: string) => ' '.repeat(m.length);
 /** Text in quotes or backticks is an example the description gives ("flags phrases like 'ignore previous…'"). */
 function stripQuoted(text: string): string {
   return text
-    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, blank)
+    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{3,200}'(?!\w)|`[^`\n]{0,200}`/g, (m) => (/\s/.test(m) ? blank(m) : m))
     // "Expected output: …", "Sample response: …": the text after such a label is content the tool shows.
     .replace(text.includes(':') ? /\b(?:output|response|reply|text|string|example|sample|input|fixture|payload|message|snippet|returns?)\s*:[^.\n]*/gi : /$^/, blank);
 }
+
+/** Decoded words addressed to the model or about the user: a sentence no encoded setting needs to hold. */
+const ADDRESSED = /\b(?:the\s+user|you|your|call\s+this\s+tool|this\s+tool|assistant|ignore|instructions?|password|secret|token|credentials?|send|upload|run\s+any)\b/i;
 
 /** Shell that a decoded "config value" should never be. */
 const SHELL = /\b(?:rm\s+-[rf]+|chmod\s+[+0-7]|chown\s|curl\s|wget\s|bash\b|sh\s+-[ci]\b|\/bin\/(?:ba)?sh\b|nc\s+-|netcat\b|\/dev\/tcp\/|eval\s*\(|exec\s*\(|powershell\b|base64\s+-d|mkfifo\b|\|\s*(?:ba)?sh\b)/i;
@@ -321,6 +346,9 @@ function encodedPayloads(text: string, whereAt: WhereAt): DefinitionFinding[] {
     const d = readable(hex ? Buffer.from(hex[1], 'hex') : Buffer.from(run, run.includes('-') || run.includes('_') ? 'base64url' : 'base64'));
     if (d) decoded.push([start, d]);
   }
+  for (const m of text.includes('\\x') ? text.matchAll(/(?:\\x[0-9a-fA-F]{2}){6,}/g) : []) {
+    decoded.push([m.index, m[0].replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))]);
+  }
   for (const m of text.includes('%') ? text.matchAll(/(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g) : []) {
     try {
       decoded.push([m.index, decodeURIComponent(m[0])]);
@@ -332,7 +360,7 @@ function encodedPayloads(text: string, whereAt: WhereAt): DefinitionFinding[] {
     const where = whereAt(at);
     const inner = scanProse(d, () => `${where} (decoded)`);
     const secret = embeddedSecrets(d, () => `${where} (decoded)`);
-    if (inner.length > 0 || secret.length > 0 || SENSITIVE.test(d) || SHELL.test(d) || /https?:\/\//.test(d)) {
+    if (inner.length > 0 || secret.length > 0 || SENSITIVE.test(d) || SHELL.test(d) || /https?:\/\//.test(d) || ADDRESSED.test(d)) {
       findings.push({ rule: 'encoded-payload', severity: 'high', where, evidence: `decodes to: ${show(d)}` }, ...inner);
     }
   }
@@ -348,15 +376,23 @@ function readable(bytes: Buffer): string | undefined {
   return /[a-z]{2,}[\s/]/i.test(text) ? text : undefined;
 }
 
+/** What documentation writes where a credential goes: ****, xxxxxx, ${VAR}, <token>, "your_key". */
+const PLACEHOLDER = /\*{3,}|x{6,}|\$\{|<[a-z_-]+>|\byour[_-]?(?:key|token|password|secret)\b|\bplaceholder\b|changeme/i;
+
+/** A credential named and given: "auth token 9e4c1a7f…", "api_key=Zr84kq…" — a long random value after the word. */
+const NAMED_CREDENTIAL = /\b(?:auth(?:entication)?|api|access|secret|private|client|bearer|session)[\s_-]?(?:token|key|secret)\b\s*(?:is\s+|[:=]\s*|"\s*:\s*")?["']?([A-Za-z0-9+/_-]{24,})/i;
+
 /** Credentials written into a definition: the content filters' secret detectors, over every string. */
 function embeddedSecrets(text: string, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
+  const named = NAMED_CREDENTIAL.exec(text);
+  if (named && /\d/.test(named[1]) && /[a-z]/i.test(named[1]) && !PLACEHOLDER.test(named[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where: whereAt(named.index), evidence: `a credential: ${named[1].slice(0, 6)}…` });
   for (const d of DETECTORS) {
     if (d.category !== 'secret' || d.kind === 'bearer-token') continue;
     d.pattern.lastIndex = 0;
     const m = d.pattern.exec(text);
     d.pattern.lastIndex = 0;
-    if (m && !/\b(?:example|placeholder|your[_-]?(?:key|token))\b|x{6,}|\$\{/i.test(m[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where: whereAt(m.index), evidence: `${d.kind}: ${m[0].slice(0, 8)}…` });
+    if (m && !PLACEHOLDER.test(m[0])) findings.push({ rule: 'embedded-secret', severity: 'high', where: whereAt(m.index), evidence: `${d.kind}: ${m[0].slice(0, 8)}…` });
   }
   return findings;
 }
@@ -364,15 +400,26 @@ function embeddedSecrets(text: string, whereAt: WhereAt): DefinitionFinding[] {
 // ---- Definition rules ----
 
 /** Words that turn a mention of another tool into an order about it. */
-const DIRECTIVE = /\b(?:call|calls|calling|invoke|invokes|run|runs|use|uses|instead\s+of|rather\s+than|never|always|do\s+not|don't|must|should|first|before|after|replace[sd]?|overrides?|supersede[sd]?|route|reroute|redirect)\b/i;
+const DIRECTIVE = /\b(?:call|calls|called|calling|invoke|invokes|invoked|run|runs|use|uses|used|when(?:ever)?|instead\s+of|rather\s+than|never|always|do\s+not|don't|must|should|first|before|after|replace[sd]?|overrides?|supersede[sd]?|route|reroute|redirect)\b/i;
 
 /** Steering a tool by name, with or without knowing its server: what no description of one's own job needs. */
 const STEERING = [
   /\bmodif(?:y|ies|ying)\s+(?:the\s+)?behaviou?r\s+of\b/i,
-  /\b(?:whenever|each\s+time|every\s+time|when)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:tool\s+)?(?:is\s+|gets\s+)?(?:called|invoked|used|run|executed)\b[^\n]{0,120}\b(?:always|also|first|bcc|cc|reroute|redirect|replace|change|add|send|forward|instead|swap|set)\b/i,
+  /\b(?:whenever|each\s+time|every\s+time|when)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:tool\s+)?(?:is\s+|gets\s+)?(?:called|invoked|used|run|executed)\b[^\n]{0,120}\b(?:always|also|first|bcc|cc|reroute|redirect|replace|change|add|send|forward|instead|swap|set|append|prepend|post|include|attach|modify|rewrite)\b/i,
+  /\bwhen(?:ever)?\s+you\s+(?:\w+\s+){1,4}with\s+[`'"]?\w+_\w+[`'"]?\s*,\s*(?:always\s+|also\s+)?(?:add|append|include|cc|bcc|send|set|change|post|copy)\b/i,
   /\b(?:always|instead|so)\b[^\n]{0,40}\breplace\s+(?:its|the|their)\s+(?:output|result|response|answer)s?\b/i,
   /\b(?:reroute|redirect|intercept|hijack)\s+(?:the\s+|all\s+|its\s+)?(?:destination|recipient|account|calls?|requests?|output|payment|transfer)s?\b/i,
 ];
+
+/** Turning the model away from another tool: "instead of calling X", "never use X", "X is deprecated". */
+const AGAINST_PEER = /\b(?:instead\s+of|rather\s+than|never|do\s+not|don't|avoid|stop)\s+(?:using\s+|calling\s+|invoking\s+)?(?:the\s+)?[\w-]+_[\w-]+|\b[\w-]+_[\w-]+\b[^.]{0,40}\b(?:is|are)\s+(?:deprecated|broken|unsafe|outdated|unreliable|disabled)\b|\b(?:supersedes?|replaces?|overrides?)\s+(?:the\s+)?[\w-]+_[\w-]+/i;
+
+/**
+ * Naming another tool the ordinary way: to get an input first ("if you do not know the path, call list_files to
+ * find it"), to send other cases elsewhere ("for forecasts, the weather server's get_weather is the better
+ * choice"), or in a described workflow ("get_pull_request, then this tool").
+ */
+const ORDINARY_REFERENCE = /\bif\s+you\s+(?:do\s+not|don't)\s+(?:know|have)\b|\bto\s+(?:find|get|look\s+up|obtain|learn|list)\s+(?:it|them|the|its|an?)\b|\b(?:from|of|on)\s+this\s+server\b|\bis\s+the\s+better\s+(?:choice|option|tool)\b|\b(?:for|with)\s+[^,.]{3,60},\s+(?:use|call|try)\b|\bon\s+the\s+[\w-]+\s+server\s+instead\b|\b(?:typical|usual|recommended)\s+(?:flow|order|workflow)\b|\bthen\s+(?:this\s+tool|[\w-]+_[\w-]+)\b/i;
 
 const STEERING_GATE = /behavio|whenever|each time|every time|when |replace|reroute|redirect|intercept|hijack/i;
 
@@ -403,7 +450,10 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
     const directive = peers.size > 0 && DIRECTIVE.test(sentence);
     const named = !directive ? [] : (sentence.match(/\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z][A-Z][A-Za-z0-9]*)+\b/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() ? [] : peers.named(w)));
     if (named.length > 0) {
-      findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: `steers ${named[0].server}'s ${named[0].name}: ${show(sentence.trim())}` });
+      // Sending the model to another server's tool for what this one does not do is ordinary ("use read_file on
+      // the home-files server instead"); turning it away from that tool, or ordering it about, is shadowing.
+      const strong = STEERING.some((p) => p.test(sentence)) || AGAINST_PEER.test(sentence);
+      findings.push({ rule: 'shadowing', severity: strong || !ORDINARY_REFERENCE.test(sentence) ? 'high' : 'low', where: 'description', evidence: `names ${named[0].server}'s ${named[0].name}: ${show(sentence.trim())}` });
     } else if (STEERING_GATE.test(sentence) && STEERING.some((p) => p.test(sentence))) {
       findings.push({ rule: 'shadowing', severity: 'high', where: 'description', evidence: show(sentence.trim()) });
     }
@@ -412,16 +462,25 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
 }
 
 
-/** Parameters that carry something out: what a read-only tool has no use for. */
-const WRITING_PARAMETER = /^(?:content|contents|body|data|payload|text_to_write|new_content|command|cmd|script|code|shell|recipient|recipients|to|cc|bcc|email|webhook|webhook_url|callback_url|upload_url|destination|dest|target_url|password|api_key|apikey|secret|token|private_key)$/i;
+/** Words of parameter names that carry something out: what a read-only tool has no use for. */
+const WRITING_WORDS = new Set('execute exec commit write delete remove drop push overwrite send transfer recipient recipients upload publish deploy kill grant revoke eval command cmd script shell content contents body payload webhook bcc cc append insert update'.split(' '));
 
-/** A tool annotated read-only whose schema takes content to write, a command, a recipient or a credential. */
+/** The words of a parameter name: `force_push`, `toAccount`, `webhook-url`. */
+const nameWords = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/** A tool annotated read-only whose schema takes content to write, a command, a recipient or a transfer. */
 function capabilityMismatch(def: ScannedDefinition): DefinitionFinding[] {
   if (def.annotations?.readOnlyHint !== true) return [];
-  const props = propertiesOf(def.inputSchema);
-  const writing = props.filter((p) => WRITING_PARAMETER.test(p));
+  const writing = propertiesOf(def.inputSchema).filter((p) => nameWords(p).some((w) => WRITING_WORDS.has(w)) || /^to_(?:account|address|email|phone|number|user|iban)/i.test(p));
   if (writing.length === 0) return [];
   return [{ rule: 'capability-mismatch', severity: 'high', where: 'annotations.readOnlyHint', evidence: `read-only, but takes ${writing.join(', ')}` }];
+}
+
+/** Schema values that preset a secret: a default, const or example pointing at keys or credentials. */
+function presetSecrets(texts: [string, string][]): DefinitionFinding[] {
+  return texts
+    .filter(([where, value]) => /\.(?:default|const|examples(?:\[\d+\])?|enum\[\d+\])$/.test(where) && SENSITIVE.test(value))
+    .map(([where, value]) => ({ rule: 'sensitive-file' as const, severity: 'high' as const, where, evidence: show(value) }));
 }
 
 /** Parameters that ask the model for the conversation, its instructions or the user's secrets. */
