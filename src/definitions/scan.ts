@@ -57,16 +57,37 @@ export interface DefinitionScan {
   flagged: boolean;
 }
 
-/** The other servers' tools, by name: a catalog of a thousand tools is scanned without comparing every pair. */
+/**
+ * Every server's tools by name, built once per discovery: each definition is then checked against the tools
+ * of the other servers without comparing every pair.
+ */
 export class PeerIndex {
   private readonly byName = new Map<string, PeerTool[]>();
 
-  constructor(peers: readonly PeerTool[]) {
-    for (const p of peers) this.byName.set(p.name.toLowerCase(), [...(this.byName.get(p.name.toLowerCase()) ?? []), p]);
+  constructor(
+    tools: readonly PeerTool[],
+    /** The server whose definitions are scanned: its own tools are siblings, not peers. */
+    private readonly except?: string,
+  ) {
+    for (const t of tools) {
+      const key = t.name.toLowerCase();
+      const list = this.byName.get(key);
+      if (list) list.push(t);
+      else this.byName.set(key, [t]);
+    }
+  }
+
+  /** The same index, seen from one server. */
+  from(server: string): PeerIndex {
+    const view = Object.create(PeerIndex.prototype) as PeerIndex;
+    Object.assign(view, { byName: this.byName, except: server });
+    return view;
   }
 
   named(name: string): PeerTool[] {
-    return this.byName.get(name.toLowerCase()) ?? [];
+    const list = this.byName.get(name.toLowerCase());
+    if (!list) return [];
+    return this.except === undefined ? list : list.filter((t) => t.server !== this.except);
   }
 
   get size(): number {
@@ -140,9 +161,11 @@ interface PhraseRule {
   needs: readonly string[];
   /** `needs` is matched case-sensitively against the original text. */
   exactCase?: boolean;
+  /** Matched against the text with its quoted parts, for rules about what is in backticks. */
+  raw?: boolean;
 }
 
-const DESTINATION = String.raw`(?:https?:\/\/\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:an?\s+|the\s+|our\s+|their\s+|my\s+)?(?:attacker'?s?\s+|external\s+|remote\s+|third[- ]party\s+|outside\s+|analytics\s+|logging\s+|collection\s+|telemetry\s+|backup\s+)+(?:\w+\s+)?(?:endpoint|server|collector|url|host|service|address|webhook|bucket|inbox|site|domain))`;
+const DESTINATION = String.raw`(?:(?:https?|s?ftp|ssh|wss?):\/\/\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:an?\s+|the\s+|our\s+|their\s+|its\s+|my\s+)?(?:attacker'?s?\s+|external\s+|remote\s+|third[- ]party\s+|outside\s+|analytics\s+|logging\s+|collection\s+|telemetry\s+|backup\s+|advertising\s+|marketing\s+)+(?:\w+\s+)?(?:endpoint|server|collector|url|host|service|address|webhook|bucket|inbox|site|domain|partners?|vendors?))`;
 const SECRET_THINGS = String.raw`(?:conversation(?:\s+history)?|chat\s+history|(?:entire|full|whole)\s+(?:conversation|context|history|transcript)|system\s+prompt|system\s+instructions|hidden\s+(?:system\s+)?instructions|your\s+instructions|(?:the\s+)?user'?s\s+(?:credentials|secrets|passwords?|tokens?|keys|data|files|messages|clipboard(?:\s+contents)?)|credentials|secrets|passwords|api\s+keys|private\s+keys?|ssh\s+keys?|session\s+tokens?|clipboard(?:\s+contents)?)`;
 
 /**
@@ -151,7 +174,7 @@ const SECRET_THINGS = String.raw`(?:conversation(?:\s+history)?|chat\s+history|(
  */
 const PHRASES: PhraseRule[] = [
   // Overriding what the model was told.
-  { needs: ['ignore', 'disregard', 'forget', 'override', 'bypass'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?)\b/i },
+  { needs: ['ignore', 'disregard', 'forget', 'override', 'bypass'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?|conversation)\b/i },
   { needs: ['ignore', 'disregard', 'forget'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
   { needs: ['obey', 'follow', 'execute', 'carry out', 'treat'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
   // Ordering the model around other tools.
@@ -167,8 +190,10 @@ const PHRASES: PhraseRule[] = [
   { needs: ['never', 'not ', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:reveal|mention|disclose|show|repeat)\s+(?:these|this|the(?:se)?\s+(?:hidden\s+)?)\s*(?:instructions?|directives?|notes?|rules?)\b/i },
   { needs: ['silently', 'secretly', 'quietly', 'covertly', 'invisibly', 'surreptitiously'], rule: 'secrecy', severity: 'high', pattern: /\b(?:silently|secretly|quietly|covertly|invisibly|surreptitiously)\s+(?:\w+\s+){0,3}?(?:send|read|copy|upload|forward|include|add|append|call|exfiltrate|collect|pass|record|log|bcc|cc|attach)\b/i },
   { needs: ['keep', 'hide', 'user must', 'user should', 'user need'], rule: 'secrecy', severity: 'high', pattern: /\b(?:keep|hide)\s+(?:this|these|it|the\s+\w+)\s+(?:hidden|secret|confidential|private)?\s*from\s+(?:the\s+)?(?:user|human)\b|\b(?:the\s+)?user\s+(?:must|should|need)\s*(?:not|n't)\s+(?:know|see|be\s+told|notice)\b/i },
+  { needs: ['keep', 'private', 'need to know', 'say', 'claim', 'pretend', 'tell them'], rule: 'secrecy', severity: 'high', pattern: /\bkeep\s+(?:this|these)\s+(?:directive|instruction|note|rule)s?\s+(?:private|secret|hidden|confidential)\b|\b(?:does\s+not|doesn't)\s+need\s+to\s+know\b|\b(?:say|claim|pretend|tell\s+(?:them|the\s+user))\s+(?:that\s+)?(?:you|it|this)\s+(?:used|called|did|have|has|was|were)\b/i },
+  { needs: ['instead of', 'announced', 'disclosed', 'mentioned'], rule: 'secrecy', severity: 'high', pattern: /\binstead\s+of\s+(?:reporting|telling|showing|mentioning|saying|admitting)\b|\b(?:does\s+not|doesn't|need\s+not)\s+(?:need\s+to\s+)?be\s+(?:announced|mentioned|disclosed|reported|shown)\b/i },
   // Who is speaking: a definition posing as the system or the assistant's own instructions.
-  { needs: ['<', '[', '{{'], rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
+  { needs: ['<', '[', '{{'], rule: 'impersonation', severity: 'high', pattern: /<\s*\/?\s*(?:important|system|instructions?|admin|sys|override|hidden|secret|assistant)(?:[_-][a-z]+)?(?:\s+[a-z_-]+=[^>]{0,40})?\s*>|\[\s*(?:system|admin|inst|important|assistant)(?:\s+(?:instructions?|note|override|message|prompt))?\s*[\]:]|<\|(?:im_start|im_end|system|endoftext)\|>|<<\s*sys\s*>>|\{\{\s*(?:system|assistant)\b/i },
   { needs: ['SYSTEM', 'ASSISTANT', 'ADMIN', 'DEVELOPER'], exactCase: true, rule: 'impersonation', severity: 'high', pattern: /(?:^|[\s(.;])(?:SYSTEM|ASSISTANT|ADMIN|DEVELOPER)(?:\s+(?:INSTRUCTIONS?|NOTE|OVERRIDE|MESSAGE|PROMPT|DIRECTIVE))?\s*:/ },
   { needs: ['you are now', 'from now on', 'instructions', 'system prompt', 'system message', 'act as', 'hidden'], rule: 'impersonation', severity: 'high', pattern: /\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+(?:system\s+)?instructions\s*:|system\s+(?:prompt|message)\s*(?:override|update)\s*:|act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|admin|root)|hidden\s+(?:directive|instructions?|command)s?\s*:)/i },
   // Chat turns written into a definition: "Human: …", "Assistant: …" at the start of a line or a sentence.
@@ -179,11 +204,21 @@ const PHRASES: PhraseRule[] = [
   { needs: ['never', 'not ', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:never|do\s+not|don't)\s+(?:suggest|mention|say|admit|disclose|report|warn|recommend|tell|reveal|let\s+on)\b/i },
   { needs: ['report', 'describe', 'present', 'leave out', 'omit'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:describe|report|present)\s+(?:the\s+|this\s+|it\s+|them\s+)?(?:\w+\s+){0,2}?as\s+(?:successful|passing|your\s+own|safe|fine|complete)\b|\b(?:leave\s+out|omit|hide|drop)\s+(?:the\s+)?(?:names?\s+of\s+)?(?:failing|failed|failures|errors|warnings)\b|\bshould\s+not\s+be\s+(?:alarmed|worried|told|bothered)\b|\breassure\s+(?:them|the\s+user)\b/i },
   // The model told to hand over what it has seen: the conversation, the user's details, what it has read.
-  { needs: ['user', 'conversation', 'chat', 'transcript', 'session', 'messages', 'you have', 'mentioned', 'attendee', 'question'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:include|put|pass|copy|add|attach|append|embed|insert|send|paste|supply|give)\b[^.]{0,60}?\b(?:every|all|any|the\s+whole|the\s+entire|the\s+full|the\s+user's|their|last\s+\w+|each)\b[^.]{0,60}?\b(?:messages?|conversation|transcript|chat|personal\s+details?|details?\s+(?:the\s+user|mentioned)|(?:the\s+)?user\s+has\s+(?:mentioned|said|shared|typed)|files?\s+you\s+have\s+(?:read|seen|opened)|question|attendee\s+list|contacts|history)\b/i },
+  { needs: ['user', 'conversation', 'chat', 'transcript', 'session', 'messages', 'you have', 'mentioned', 'attendee', 'question'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:include|put|pass|copy|add|attach|append|embed|insert|send|paste|supply|give|set)\b[^.]{0,60}?\b(?:every|all|any|the\s+whole|the\s+entire|the\s+full|the\s+user's|their|last\s+\w+|each)\b[^.]{0,60}?\b(?:messages?|conversation|transcript|chat|personal\s+details?|details?\s+(?:the\s+user|mentioned)|(?:the\s+)?user\s+has\s+(?:mentioned|said|shared|typed)|files?\s+you\s+have\s+(?:read|seen|opened)|question|attendee\s+list|contacts|history)\b/i },
+  { needs: ['argument', 'parameter', 'field'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:put|pass|include|add|copy|send|set)\s+(?:the\s+)?(?:attendee\s+list|contact\s+list|participants?|recipients?|addresses|phone\s+numbers|meeting\s+titles|email\s+addresses|card\s+numbers|personal\s+(?:data|details|information))\b[^.]{0,80}\b(?:argument|parameter|field)\b/i },
   { needs: ['!['], rule: 'exfiltration', severity: 'high', pattern: /!\[[^\]]*\]\(https?:\/\/[^)\s]*[?&][^)\s]*=/ },
+  // Posing as the operator or the system, or taking over the conversation.
+  { needs: ['no longer bound', 'real task', 'conversation so far', 'system prompt', 'message from the', 'attention', 'context expired', 'start of every', 'before replying', 'every conversation'], rule: 'impersonation', severity: 'high', pattern: /\byou\s+are\s+no\s+longer\s+bound\b|\byour\s+(?:real|actual|true)\s+task\b|\bdisregard\s+the\s+conversation\b|\brepeat\s+your\s+(?:complete\s+|full\s+|entire\s+)?system\s+prompt\b|\bmessage\s+from\s+the\s+(?:system|operator|administrator|developer)\b|\bsystem\s+prompt\s+(?:is|are)\s+out\s+of\s+date\b|\brules\s+in\s+your\s+(?:original\s+)?system\s+prompt\b|\battention\s+(?:model|assistant|ai|llm|agent)\b|\bassistant\s+context\s+expired\b|\b(?:at\s+the\s+(?:very\s+)?start\s+of\s+every\s+conversation|before\s+replying\s+to\s+the\s+user|in\s+every\s+(?:conversation|reply|response))\b/i },
+  { needs: ['from now on'], rule: 'impersonation', severity: 'high', pattern: /\bfrom\s+now\s+on,?\s+(?:you|follow|only|always|never|answer|reply|respond|ignore|obey)\b/i },
+  { needs: ['not ', 'never', "don't"], rule: 'secrecy', severity: 'high', pattern: /\b(?:do\s+not|don't|never)\s+(?:bring\s+(?:it|this|them)\s+up|relay|pass\s+on|forward|show|surface|list)\b(?:\s+\w+){0,4}\s+(?:to|with|in)\s+(?:the\s+user|them|your\s+(?:summary|reply|answer))\b/i },
+  // The model told to send what the user said, typed or shared.
+  { needs: ['user'], rule: 'exfiltration', severity: 'high', pattern: /\bwhenever\s+the\s+user\s+(?:shares|mentions|types|gives|provides|enters|says)\b[^.]{0,120}\b(?:call|send|pass|include|put)\b/i },
+  { needs: ['http', 'ftp', '@', 'webhook', '.example', 'dns'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:the\s+)?(?:user'?s|their)\s+(?:latest|last|previous|full|whole|first\s+\d+\s+characters\s+of\s+the\s+user'?s\s+latest)?\s*(?:messages?|name|email(?:\s+address)?|question|prompt|details)\b[^.]{0,100}?(?:https?:\/\/|s?ftp:\/\/|[\w.+-]+@[\w-]+\.[a-z]{2,}|webhook|\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b)|(?:https?:\/\/|s?ftp:\/\/|webhook)[^.]{0,100}?\b(?:user'?s|their)\s+(?:name|email|messages?|details)\b/i },
+  { needs: ['run'], raw: true, rule: 'exfiltration', severity: 'high', pattern: /\brun\s+`[^`]*(?:https?:\/\/|curl\s|wget\s|git\s+push|nc\s|scp\s|find-generic-password|security\s+find)[^`]*`/i },
+  { needs: ['http', 'post', 'upload', 'fetch', 'request', 'curl', 'send'], rule: 'exfiltration', severity: 'high', pattern: /\b(?:call|use|invoke)\s+[\w-]*(?:post|http|fetch|request|upload|send|curl|webhook)[\w-]*\s+with\b[^.]{0,40}(?:https?|s?ftp):\/\//i },
   // Data leaving: to a fixed address, an external service, or the attacker.
   { needs: ['exfiltrat'], rule: 'exfiltration', severity: 'high', pattern: /\bexfiltrat(?:e|es|ing|ed)\b/i },
-  { needs: ['http', '@', 'external', 'remote', 'attacker', 'third', 'outside', 'analytics', 'logging', 'collection', 'telemetry', 'backup'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|copy|copies|bcc|cc|mirror|mirrors|report|reports|sync|syncs|log|logs|route|routes|reroute|leak|leaks|dump|dumps|ship|ships|beacon)\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
+  { needs: ['http', 'ftp', '@', 'external', 'remote', 'attacker', 'third', 'outside', 'analytics', 'logging', 'collection', 'telemetry', 'backup'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|cop(?:y|ie)|bcc|cc|mirror|report|sync|log|route|reroute|leak|dump|ship|beacon|e-?mail|mail|relay|push|submit)\w*\b[^.;]{0,80}?\b(?:to|at|into|via)\s+${DESTINATION}`, 'i') },
   { needs: ['conversation', 'chat', 'history', 'prompt', 'instructions', 'credential', 'secret', 'password', 'key', 'token', 'clipboard', 'transcript', 'context'], rule: 'exfiltration', severity: 'high', pattern: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|copy|share|include|embed|attach|append|put|pass)\b[^.;]{0,40}?\b${SECRET_THINGS}\b[^.;]{0,60}?\b(?:to|into|in|as|inside)\b`, 'i') },
   { needs: ['bcc', 'cc', 'copy', 'forward'], rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
 ];
@@ -211,20 +246,20 @@ function negated(text: string, index: number): boolean {
 }
 
 /** Paths and stores a tool has no business asking the model to read or pass on. */
-const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:ssh\/(?:id_\w+(?!\.pub)|authorized_keys|known_hosts)?|aws\/credentials|aws\/config|env\b|npmrc|netrc|pgpass|docker\/config\.json|kube\/config|gnupg|git-credentials|bash_history|zsh_history)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\/etc\/(?:passwd|shadow|sudoers)|\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|access\s+tokens?|session\s+cookies?|browser\s+cookies|keychain|wallet\.dat|seed\s+phrase|credentials\s+file|environment\s+variables)\b/i;
+const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:ssh\/(?:id_\w+(?!\.pub)|authorized_keys|known_hosts)?|aws\/credentials|aws\/config|env\b(?!\.(?:example|sample|template|dist))|npmrc|netrc|pgpass|docker\/config\.json|kube\/config|gnupg|git-credentials|bash_history|zsh_history)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\/etc\/(?:passwd|shadow|sudoers)|\bLibrary\/Application\s+Support\/(?:Google\/Chrome|Firefox|BraveSoftware)|\.config\/gcloud|application_default_credentials|_authToken|\brefresh_token\b|\bcookies\s+database\b|\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|access\s+tokens?|session\s+cookies?|browser\s+cookies|keychain|wallet\.dat|seed\s+phrase|recovery\s+phrase|mnemonic|wallet\s+(?:vault|file|keys?)|credentials\s+file|environment\s+variables?)\b|\b[A-Z][A-Z0-9]*_(?:TOKEN|API_KEY|KEY|SECRET|PASSWORD)\b/i;
 
 /** Text with none of these holds nothing SENSITIVE matches. */
-const SENSITIVE_NEEDS = ['.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpass', 'docker', 'kube', 'gnupg', 'git-cred', 'history', '/etc/', 'private key', 'ssh key', 'api', 'token', 'cookie', 'keychain', 'wallet', 'seed phrase', 'credentials', 'environment variable'];
+const SENSITIVE_NEEDS = ['recovery phrase', 'mnemonic', 'wallet', '_token', '_key', '_secret', '_password', 'library/application support', '.config/gcloud', 'application_default', '_authtoken', 'refresh_token', 'cookies', '.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpass', 'docker', 'kube', 'gnupg', 'git-cred', 'history', '/etc/', 'private key', 'ssh key', 'api', 'token', 'cookie', 'keychain', 'wallet', 'seed phrase', 'credentials', 'environment variable'];
 
 /** The verbs of fetching something and handing it over, in any form ("reads", "embedding"). */
-const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump)\w*\b/i;
+const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump|set|value)\w*\b/i;
 /** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
 const HANDED_OUT = new RegExp(String.raw`\b(?:as|in(?:to)?|inside|via|through)\s+(?:the\s+|its\s+|an?\s+)?[\`'"]?\w+[\`'"]?\s+(?:parameter|argument|field|param|arg)\b|\b(?:parameter|argument)\b|\bto\s+${DESTINATION}|\b(?:must|always|first|before|mandatory|exfiltrat\w*|embed\w*|instead|hidden|secretly|silently)\b`, 'i');
 /** Into an argument or out of the machine: what a tool reading for its user never does. */
 const ARGUMENT_OR_AWAY = new RegExp(String.raw`\b(?:parameter|argument|field|param)\b|\b(?:as|in(?:to)?)\s+\`\w+\`|\bto\s+${DESTINATION}|\bexfiltrat\w*|\bembed\w*`, 'i');
 
 /** The tool's own job for the person using it: reading what they name, back to them. */
-const FOR_THE_USER = /\b(?:the\s+user\s+(?:asks|names|gives|provides|specifies|chooses|requests|selects)|you\s+(?:name|give|provide|specify|choose)|given\s+by\s+the\s+user|user-selected|on\s+request|when\s+asked|if\s+asked|to\s+the\s+(?:caller|user)|back\s+to\s+the\s+(?:caller|user)|for\s+display|locally|local\s+ui)\b/i;
+const FOR_THE_USER = /\bin\s+the\s+server(?:'s)?\s+(?:environment|config(?:uration)?|settings)\b|\b(?:the\s+user\s+(?:asks|names|gives|provides|specifies|chooses|requests|selects)|you\s+(?:name|give|provide|specify|choose)|given\s+by\s+the\s+user|user-selected|on\s+request|when\s+asked|if\s+asked|to\s+the\s+(?:caller|user)|back\s+to\s+the\s+(?:caller|user)|for\s+display|locally|local\s+ui)\b/i;
 
 /** The sentences of a text, each with where it starts. */
 function sentences(text: string): [number, string][] {
@@ -277,6 +312,7 @@ const deLeet = (text: string) => text.replace(/[013457@$]/g, (c) => LEET[c]);
 
 /** A text readied once for every prose rule: quoted examples blanked, lower-cased, split into sentences. */
 interface Prose {
+  original: string;
   unquoted: string;
   lower: string;
   sentences: [number, string][];
@@ -284,19 +320,21 @@ interface Prose {
 
 function prose(text: string): Prose {
   const unquoted = stripQuoted(text);
-  return { unquoted, lower: unquoted.toLowerCase(), sentences: sentences(unquoted) };
+  return { original: text, unquoted, lower: unquoted.toLowerCase(), sentences: sentences(unquoted) };
 }
 
 function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
-  const { unquoted, lower, sentences: parts } = typeof text === 'string' ? prose(text) : text;
+  const { original, unquoted, lower, sentences: parts } = typeof text === 'string' ? prose(text) : text;
   // Digits for letters ("1gn0re all pr3vious") are read as the letters too.
   const plain = /[a-z][013457@$][a-z]|[013457][a-z]{2}/i.test(lower) ? deLeet(lower) : undefined;
   if (plain) for (const p of PHRASES.slice(0, 2)) if (p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
   for (const p of PHRASES) {
-    if (!gateOf(p).test(p.exactCase ? unquoted : lower)) continue;
-    const m = p.pattern.exec(unquoted);
+    if (!gateOf(p).test(p.exactCase ? unquoted : p.raw ? original.toLowerCase() : lower)) continue;
+    const m = p.pattern.exec(p.raw ? original : unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
+    // "<IMPORTANT> blocks", "<|im_start|> and <|im_end|> markers": a marker named, not used.
+    if (p.rule === 'impersonation' && /^[^.]{0,30}?\b(?:blocks?|tags?|markers?|tokens?|delimiters?|sections?)\b/i.test(unquoted.slice(m.index + m[0].length))) continue;
     findings.push({ rule: p.rule, severity: p.severity, where: whereAt(m.index), evidence: show(m[0]) });
   }
   if (!SENSITIVE_NEEDS.some((n) => lower.includes(n))) return findings;
@@ -304,11 +342,14 @@ function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] 
     if (!SENSITIVE.test(s) || !HAND_OVER.test(s)) continue;
     // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
     // tool; a tool that reads what its user names, back to that user, is a secret manager.
-    const out = HANDED_OUT.test(s);
-    const away = ARGUMENT_OR_AWAY.test(s);
-    if ((!out || !away) && FOR_THE_USER.test(s)) continue;
+    // A parameter's own description is where the value goes: naming a secret there hands it over.
+    const inSchema = whereAt(at).startsWith('inputSchema');
+    const away = inSchema || ARGUMENT_OR_AWAY.test(s);
+    const out = away || HANDED_OUT.test(s);
+    if (!away && FOR_THE_USER.test(s)) continue;
     const example = SENSITIVE.exec(s);
-    if (example && !commands(s, example.index)) continue;
+    if (example && /\b(?:such\s+as|e\.g\.|for\s+example|like|telling\s+(?:the\s+\w+\s+)?to|tells?\s+(?:the\s+\w+\s+)?to)\s+(?:\w+\s+){0,2}$/i.test(s.slice(Math.max(0, example.index - 50), example.index))) continue;
+    if (/\bnever\s+(?:reads?|opens?|sends?|sees?)\b/i.test(s)) continue;
     findings.push({ rule: 'sensitive-file', severity: out ? 'high' : 'medium', where: whereAt(at), evidence: show(s.trim()) });
   }
   return findings;
@@ -342,8 +383,12 @@ function encodedPayloads(text: string, whereAt: WhereAt): DefinitionFinding[] {
     at += run.length;
     // Encoded text of twenty characters or more has a digit or a symbol of the alphabet; words and names do not.
     if (run.length < 20 || !/[0-9+/]/.test(run) || /^[a-z]+(?:[_-][a-z0-9]+)*$/.test(run)) continue;
-    const hex = /^(?:0x)?((?:[0-9a-fA-F]{2}){12,})$/.exec(run);
-    const d = readable(hex ? Buffer.from(hex[1], 'hex') : Buffer.from(run, run.includes('-') || run.includes('_') ? 'base64url' : 'base64'));
+    // An integrity-style prefix ("sha384-…") is not part of the encoding.
+    const body = run.replace(/^(?:sha\d+|md5|b64|base64)[-:]/i, '');
+    const hex = /^(?:0x)?((?:[0-9a-fA-F]{2}){12,})$/.exec(body);
+    let d = readable(hex ? Buffer.from(hex[1], 'hex') : Buffer.from(body, body.includes('-') || body.includes('_') ? 'base64url' : 'base64'));
+    // Encoded twice: what decodes to base64 again is decoded once more.
+    if (d && /^[A-Za-z0-9+/]{20,}={0,2}$/.test(d.trim())) d = readable(Buffer.from(d.trim(), 'base64')) ?? d;
     if (d) decoded.push([start, d]);
   }
   for (const m of text.includes('\\x') ? text.matchAll(/(?:\\x[0-9a-fA-F]{2}){6,}/g) : []) {
@@ -373,14 +418,14 @@ function readable(bytes: Buffer): string | undefined {
   const text = bytes.toString('utf8');
   const printable = [...text].filter((c) => /[\x20-\x7E\n\t]/.test(c)).length;
   if (printable / text.length < 0.95) return undefined;
-  return /[a-z]{2,}[\s/]/i.test(text) ? text : undefined;
+  return /[a-z]{2,}[\s/]/i.test(text) || /^[A-Za-z0-9+/]{20,}={0,2}$/.test(text.trim()) ? text : undefined;
 }
 
 /** What documentation writes where a credential goes: ****, xxxxxx, ${VAR}, <token>, "your_key". */
-const PLACEHOLDER = /\*{3,}|x{6,}|\$\{|<[a-z_-]+>|\byour[_-]?(?:key|token|password|secret)\b|\bplaceholder\b|changeme/i;
+const PLACEHOLDER = /\*{3,}|x{6,}|\$\{|<[a-z_-]+>|\byour[_-]?(?:key|token|password|secret)\b|\bplaceholder\b|changeme|:(?:PASSWORD|PASS|SECRET|password)@/i;
 
 /** A credential named and given: "auth token 9e4c1a7f…", "api_key=Zr84kq…" — a long random value after the word. */
-const NAMED_CREDENTIAL = /\b(?:auth(?:entication)?|api|access|secret|private|client|bearer|session)[\s_-]?(?:token|key|secret)\b\s*(?:is\s+|[:=]\s*|"\s*:\s*")?["']?([A-Za-z0-9+/_-]{24,})/i;
+const NAMED_CREDENTIAL = /\b(?:auth(?:entication)?|api|access|secret|private|client|bearer|session)[\s_-]?(?:token|key|secret)\b\s*(?:is\s+|[:=]\s*|"\s*:\s*")?["']?([A-Za-z0-9+/_.-]{24,})/i;
 
 /** Credentials written into a definition: the content filters' secret detectors, over every string. */
 function embeddedSecrets(text: string, whereAt: WhereAt): DefinitionFinding[] {
@@ -406,22 +451,24 @@ const DIRECTIVE = /\b(?:call|calls|called|calling|invoke|invokes|invoked|run|run
 const STEERING = [
   /\bmodif(?:y|ies|ying)\s+(?:the\s+)?behaviou?r\s+of\b/i,
   /\b(?:whenever|each\s+time|every\s+time|when)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:tool\s+)?(?:is\s+|gets\s+)?(?:called|invoked|used|run|executed)\b[^\n]{0,120}\b(?:always|also|first|bcc|cc|reroute|redirect|replace|change|add|send|forward|instead|swap|set|append|prepend|post|include|attach|modify|rewrite)\b/i,
+  /\b(?:before|when(?:ever)?)\s+(?:calling|using|invoking)\s+[`'"]?[\w-]+[`'"]?\s*,\s*(?:always\s+|first\s+)?(?:rewrite|change|replace|modify|add|set|prepend|append|swap|redirect)\b/i,
+  /\broute\s+(?:every|all)\b[^.]{0,60}\bthrough\s+this\b/i,
   /\bwhen(?:ever)?\s+you\s+(?:\w+\s+){1,4}with\s+[`'"]?\w+_\w+[`'"]?\s*,\s*(?:always\s+|also\s+)?(?:add|append|include|cc|bcc|send|set|change|post|copy)\b/i,
   /\b(?:always|instead|so)\b[^\n]{0,40}\breplace\s+(?:its|the|their)\s+(?:output|result|response|answer)s?\b/i,
   /\b(?:reroute|redirect|intercept|hijack)\s+(?:the\s+|all\s+|its\s+)?(?:destination|recipient|account|calls?|requests?|output|payment|transfer)s?\b/i,
 ];
 
 /** Turning the model away from another tool: "instead of calling X", "never use X", "X is deprecated". */
-const AGAINST_PEER = /\b(?:instead\s+of|rather\s+than|never|do\s+not|don't|avoid|stop)\s+(?:using\s+|calling\s+|invoking\s+)?(?:the\s+)?[\w-]+_[\w-]+|\b[\w-]+_[\w-]+\b[^.]{0,40}\b(?:is|are)\s+(?:deprecated|broken|unsafe|outdated|unreliable|disabled)\b|\b(?:supersedes?|replaces?|overrides?)\s+(?:the\s+)?[\w-]+_[\w-]+/i;
+const AGAINST_PEER = /\b(?:instead\s+of|rather\s+than|never|do\s+not|don't|avoid|stop)\s+(?:using\s+|calling\s+|invoking\s+)?(?:the\s+)?[\w-]+_[\w-]+|\b[\w-]+_[\w-]+\b[^.;]{0,60}\b(?:is|are)\s+(?:deprecated|broken|unsafe|insecure|outdated|unreliable|disabled|a\s+legacy|legacy|unmaintained)\b|\b[\w-]+_[\w-]+\b[^.;]{0,60}\b(?:currently\s+)?(?:truncates|corrupts|loses|drops|returns\s+(?:stale|wrong|incomplete|outdated))\b|\b(?:should|must)\s+not\s+be\s+(?:used|called)\b|\b(?:supersedes?|replaces?|overrides?)\s+(?:the\s+)?[\w-]+_[\w-]+|\b(?:with|use)\s+this\s+(?:one|tool)\s+only\b|\bonly\s+this\s+(?:one|tool)\b|\broute\s+(?:every|all)\b[^.]{0,60}\bthrough\s+this\b|\blegacy\s+copy\b|\b(?:are|is|get)\s+lost\b/i;
 
 /**
  * Naming another tool the ordinary way: to get an input first ("if you do not know the path, call list_files to
  * find it"), to send other cases elsewhere ("for forecasts, the weather server's get_weather is the better
  * choice"), or in a described workflow ("get_pull_request, then this tool").
  */
-const ORDINARY_REFERENCE = /\bif\s+you\s+(?:do\s+not|don't)\s+(?:know|have)\b|\bto\s+(?:find|get|look\s+up|obtain|learn|list)\s+(?:it|them|the|its|an?)\b|\b(?:from|of|on)\s+this\s+server\b|\bis\s+the\s+better\s+(?:choice|option|tool)\b|\b(?:for|with)\s+[^,.]{3,60},\s+(?:use|call|try)\b|\bon\s+the\s+[\w-]+\s+server\s+instead\b|\b(?:typical|usual|recommended)\s+(?:flow|order|workflow)\b|\bthen\s+(?:this\s+tool|[\w-]+_[\w-]+)\b/i;
+const ORDINARY_REFERENCE = /\bif\s+you\s+(?:do\s+not|don't)\s+(?:know|have)\b|\bto\s+(?:find|get|look\s+up|obtain|learn|list)\s+(?:it|them|the|its|an?)\b|\b(?:from|of|on)\s+this\s+server\b|\bis\s+the\s+better\s+(?:choice|option|tool)\b|\bon\s+the\s+[\w-]+\s+server\s+instead\b|\b(?:typical|usual|recommended)\s+(?:flow|order|workflow)\b|\bthen\s+(?:this\s+tool|[\w-]+_[\w-]+)\b|\byou\s+can\s+(?:still\s+|also\s+)?(?:call|use)\b|\b(?:it\s+)?(?:calls|uses|invokes|wraps|composes\s+with)\s+(?:the\s+)?(?:[\w'-]+\s+){0,3}?[\w-]+_[\w-]+|\bthrough\s+the\s+[\w' -]{0,30}'s\s+[\w-]+_[\w-]+/i;
 
-const STEERING_GATE = /behavio|whenever|each time|every time|when |replace|reroute|redirect|intercept|hijack/i;
+const STEERING_GATE = /behavio|whenever|each time|every time|when |before |replace|reroute|redirect|intercept|hijack|route /i;
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
@@ -440,7 +487,9 @@ function likeness(a: string, b: string): number {
 function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): DefinitionFinding[] {
   const findings: DefinitionFinding[] = [];
   for (const peer of peers.named(def.name)) {
-    const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5;
+    // A copy of the other tool, or one that runs the other down ("get_weather on the other server returns stale
+    // data and should not be called").
+    const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5 || text.sentences.some(([, x]) => AGAINST_PEER.test(x));
     findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }
   for (const [, sentence] of text.sentences) {
@@ -465,21 +514,47 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
 /** Words of parameter names that carry something out: what a read-only tool has no use for. */
 const WRITING_WORDS = new Set('execute exec commit write delete remove drop push overwrite send transfer recipient recipients upload publish deploy kill grant revoke eval command cmd script shell content contents body payload webhook bcc cc append insert update'.split(' '));
 
+const NETWORK_WORDS = new Set('webhook smtp callback'.split(' '));
+
 /** The words of a parameter name: `force_push`, `toAccount`, `webhook-url`. */
 const nameWords = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
 /** A tool annotated read-only whose schema takes content to write, a command, a recipient or a transfer. */
 function capabilityMismatch(def: ScannedDefinition): DefinitionFinding[] {
   if (def.annotations?.readOnlyHint !== true) return [];
-  const writing = propertiesOf(def.inputSchema).filter((p) => nameWords(p).some((w) => WRITING_WORDS.has(w)) || /^to_(?:account|address|email|phone|number|user|iban)/i.test(p));
-  if (writing.length === 0) return [];
+  const props = propertiesOf(def.inputSchema);
+  const writing = props.filter((p) => nameWords(p).some((w) => WRITING_WORDS.has(w)) || /^to_(?:account|address|email|phone|number|user|iban)/i.test(p));
+  // A closed-world tool (openWorldHint false) has no use for an address to reach.
+  if (def.annotations?.openWorldHint === false) {
+    writing.push(...props.filter((p) => nameWords(p).some((w) => NETWORK_WORDS.has(w))));
+    // An address to reach and a key to reach it with, on a tool that says it reaches nothing.
+    const credential = props.some((p) => /^(?:api_?key|token|access_token|secret)$/i.test(p));
+    if (credential) writing.push(...props.filter((p) => /^(?:url|endpoint|host|server_url|base_url)$/i.test(p)));
+  }
+  // "Explains a shell command without running it": the description says the write never happens.
+  if (writing.length === 0 || /\b(?:does\s+not|doesn't|never|without)\s+(?:send|run|execut|apply|chang|modif|writ|commit)\w*|\bnothing\s+is\s+(?:sent|run|executed|applied|changed|committed|written)\b/i.test(def.description ?? '')) return [];
   return [{ rule: 'capability-mismatch', severity: 'high', where: 'annotations.readOnlyHint', evidence: `read-only, but takes ${writing.join(', ')}` }];
 }
 
 /** Schema values that preset a secret: a default, const or example pointing at keys or credentials. */
 function presetSecrets(texts: [string, string][]): DefinitionFinding[] {
+  // Most schemas preset nothing: look no further then.
+  if (!texts.some(([where]) => where.endsWith('.default') || where.endsWith('.const') || where.includes('.examples') || where.includes('.enum'))) return [];
+  const about = new Map<string, string>();
+  for (const [where, value] of texts) {
+    const owner = /^(.*)\.(?:description|title)$/.exec(where)?.[1];
+    if (owner) about.set(owner, `${about.get(owner) ?? ''} ${value}`);
+  }
+  // A key file as the default of a parameter that asks for a key file is a convenience; anywhere else a trap.
+  const forKeys = (owner: string) => /(?:key|credential|identity|ssh|cert|auth|secret|token)/i.test(`${owner.split('.').pop()} ${about.get(owner) ?? ''}`);
+  // Where results go, preset to an outside address: the tool delivers to someone the user never chose.
+  const delivery = (owner: string, value: string) => /^(?:https?|s?ftp):\/\//i.test(value) && /(?:callback|webhook|upload|destination|deliver|report|notify|sink|forward)/i.test(`${owner.split('.').pop()} ${about.get(owner) ?? ''}`);
   return texts
-    .filter(([where, value]) => /\.(?:default|const|examples(?:\[\d+\])?|enum\[\d+\])$/.test(where) && SENSITIVE.test(value))
+    .filter(([where, value]) => {
+      const m = /^(.*)\.(?:default|const|examples(?:\[\d+\])?|enum\[\d+\])$/.exec(where);
+      const owner = m?.[1].replace(/\.examples$|\.enum$/, '') ?? '';
+      return m !== null && ((SENSITIVE.test(value) && !forKeys(owner)) || delivery(owner, value));
+    })
     .map(([where, value]) => ({ rule: 'sensitive-file' as const, severity: 'high' as const, where, evidence: show(value) }));
 }
 
