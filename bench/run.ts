@@ -10,6 +10,7 @@ import path from 'node:path';
 import { measureAudit } from './audit.js';
 import { catalogSearchAims, catalogSearchSection, measureCatalogSearch } from './catalog-search.js';
 import { measureCatalogTokens } from './catalog-tokens.js';
+import { definitionScanAims, definitionScanSection, measureDefinitionScan } from './definition-scan.js';
 import { measureChokepoint, type ChokepointFigure } from './chokepoint.js';
 import { auditAims, authAims, catalogAims, extraSections, startupAims } from './more-aims.js';
 import { measureAuth } from './oauth.js';
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   if (audit) log(`audit log: ${audit.map((f) => `${f.mode}/${f.synchronous} ${Math.round(f.perSecond)}/s`).join(', ')}`);
   const catalog = settings.chokepointCalls > 0 ? await measureCatalogTokens() : undefined;
   const search = settings.chokepointCalls > 0 ? measureCatalogSearch() : undefined;
+  const definitions = settings.chokepointCalls > 0 ? measureDefinitionScan() : undefined;
   if (search) log(`catalog search: top-3 ${(search.rates[0].top3 * 100).toFixed(1)}%, ${search.latency.medianMs.toFixed(2)} ms at ${search.latency.entries} entries`);
   const startup = settings.chokepointCalls > 0 ? await measureStartup() : undefined;
   const auth = settings.chokepointCalls > 0 ? await measureAuth() : undefined;
@@ -134,8 +136,8 @@ async function main(): Promise<void> {
     const cpu = settings.clients.map((kind) => `### CPU µs per call, ${KIND_LABELS[kind]}\n\n${cpuTable(summaries, kind, settings.paths, settings.concurrency)}`);
     const cpuRatios = settings.clients.map((kind) => cpuRatioTable(summaries, kind, settings.concurrency)).join('\n\n');
     const ratios = ratioTable(summaries, settings.concurrency);
-    const aims = [...checkAims(summaries, settings.concurrency, chokepoint), ...(audit ? auditAims(audit) : []), ...(catalog ? catalogAims(catalog) : []), ...(search ? catalogSearchAims(search) : []), ...(startup ? startupAims(startup) : []), ...(auth ? authAims(auth) : [])];
-    const extra = [extraSections(audit, catalog, startup, auth), search ? catalogSearchSection(search) : ''].filter(Boolean).join('\n\n');
+    const aims = [...checkAims(summaries, settings.concurrency, chokepoint), ...(audit ? auditAims(audit) : []), ...(catalog ? catalogAims(catalog) : []), ...(search ? catalogSearchAims(search) : []), ...(definitions ? definitionScanAims(definitions) : []), ...(startup ? startupAims(startup) : []), ...(auth ? authAims(auth) : [])];
+    const extra = [extraSections(audit, catalog, startup, auth), search ? catalogSearchSection(search) : '', definitions ? definitionScanSection(definitions) : ''].filter(Boolean).join('\n\n');
     const choke = chokepoint && chokepointTable(chokepoint);
     process.stdout.write(`\n${tables.join('\n\n')}\n\n### Ratios\n\n${ratios}\n\n${cpu.join('\n\n')}\n\n${cpuRatios}\n\n`);
     if (choke) process.stdout.write(`### Chokepoint cost per call (in process, default filters)\n\n${choke}\n\n`);
