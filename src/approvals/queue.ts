@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { canonicalJson } from '../audit/canonical.js';
+import { canonicalJson } from '../canonical-json.js';
 import { sha256 } from '../audit/chain.js';
 import { formatLabel } from '../ifc/label.js';
 import type { ApprovalRequest } from '../policy/security.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** The hash before the first record: a fixed value, so an empty log and a log starting anew look alike. */
 export const GENESIS = '0'.repeat(64);

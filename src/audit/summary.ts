@@ -1,5 +1,5 @@
 import { scanPayload } from '../filters/scan.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson } from '../canonical-json.js';
 import { sha256 } from './chain.js';
 
 const REDACT_ALL = { secret: 'redact', pii: 'redact', injection: 'label' } as const;

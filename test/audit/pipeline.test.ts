@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditRecord, UnsealedRecord } from '../../src/audit/chain.js';
 import { verifyChain } from '../../src/audit/chain.js';
 import { bodyOf } from '../../src/audit/chain.js';
-import { canonicalJson } from '../../src/audit/canonical.js';
+import { canonicalJson } from '../../src/canonical-json.js';
 import { recordOf } from '../../src/audit/from-decision.js';
 import { AuditLog } from '../../src/audit/log.js';
 import { MemoryAuditStore } from '../../src/audit/memory-store.js';

@@ -1,7 +1,8 @@
 /**
- * Canonical JSON: object keys sorted, no whitespace, `undefined` left out — the same value always gives the
- * same bytes, which is what a hash over a record needs. (Numbers and strings use JSON's own forms.) Written
- * as one loop per level without intermediate arrays: every audit record goes through it twice.
+ * Canonical JSON (RFC 8785 for I-JSON values): object keys sorted by UTF-16 code units, no whitespace,
+ * `undefined` left out, numbers and strings in ECMAScript's JSON forms — the same value always gives the
+ * same bytes, which is what a hash over an audit record or a pinned definition needs. Written as one loop per
+ * level without intermediate arrays: every audit record goes through it twice.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
