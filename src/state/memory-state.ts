@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { BOTTOM, join, sameLabel, type Label } from '../ifc/label.js';
 import type {
+  DefinitionPin,
+  PinStore,
   ApprovalStore,
   Bus,
   ApprovalVerdict,
@@ -17,6 +19,7 @@ import type {
   SwitchStore,
   TakeResult,
 } from './ports.js';
+import { pinId } from './ports.js';
 
 /** Deep copy of plain data: nothing handed to a store or back out of it is shared by reference. */
 export const copy = <T>(value: T): T => structuredClone(value);
@@ -238,6 +241,24 @@ export class MemoryRecords<T> implements RecordStore<T> {
   }
 }
 
+/** Pins in a map; copies go in and out, so a caller never changes what is stored. */
+export class MemoryPins implements PinStore {
+  private readonly pins = new Map<string, DefinitionPin>();
+
+  async list(server?: string): Promise<DefinitionPin[]> {
+    return [...this.pins.values()].filter((p) => server === undefined || p.server === server).map((p) => structuredClone(p));
+  }
+
+  async get(server: string, kind: DefinitionPin['kind'], name: string): Promise<DefinitionPin | undefined> {
+    const pin = this.pins.get(pinId({ server, kind, name }));
+    return pin && structuredClone(pin);
+  }
+
+  async put(pins: readonly DefinitionPin[]): Promise<void> {
+    for (const p of pins) this.pins.set(pinId(p), structuredClone(p));
+  }
+}
+
 /** Every port in memory: for tests and library use. Nothing survives the process. */
 export function memoryState(sealKey: Buffer = randomBytes(32)): StateStores {
   return {
@@ -250,6 +271,7 @@ export function memoryState(sealKey: Buffer = randomBytes(32)): StateStores {
     sseStreams: new MemoryRecords(),
     sealKey,
     bus: new LocalBus(),
+    pins: new MemoryPins(),
     close: async () => undefined,
   };
 }

@@ -238,6 +238,39 @@ export interface ParkedMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/**
+ * What sluice knows of one definition an upstream offers (a tool, prompt, resource, resource template, or a
+ * server's instructions): its pin as last seen, what was last trusted, and whether it may be shown.
+ */
+export interface DefinitionPin {
+  server: string;
+  kind: 'tool' | 'prompt' | 'resource' | 'resource-template' | 'instructions';
+  name: string;
+  /** The pin (hash) of the definition as last seen, and that definition, for diffs. */
+  hash: string;
+  definition: unknown;
+  /** What was last trusted, by the first start or an operator; unset while nothing was. */
+  trustedHash?: string;
+  trusted?: unknown;
+  status: 'trusted' | 'quarantined' | 'rejected';
+  /** What the definition scanner found in the definition as last seen. */
+  findings: { rule: string; severity: string; where: string; evidence: string }[];
+  firstSeen: string;
+  changedAt: string;
+}
+
+/** Definition pins: they survive restarts and every replica sees the same. */
+export interface PinStore {
+  /** Every pin, or one server's, in no particular order. */
+  list(server?: string): Promise<DefinitionPin[]>;
+  get(server: string, kind: DefinitionPin['kind'], name: string): Promise<DefinitionPin | undefined>;
+  /** Writes pins (a discovery's results, an operator's decision); a pin with the same server, kind and name is replaced. */
+  put(pins: readonly DefinitionPin[]): Promise<void>;
+}
+
+/** One key per server, kind and name. */
+export const pinId = (p: Pick<DefinitionPin, 'server' | 'kind' | 'name'>) => `${p.server}\u0000${p.kind}\u0000${p.name}`;
+
 /** Every state port, as the composition root hands them out. */
 export interface StateStores {
   labels: LabelStore;
@@ -252,6 +285,7 @@ export interface StateStores {
   sealKey: Buffer;
   /** Messages between replicas; a single-process store has no other replica to tell. */
   bus: Bus;
+  pins: PinStore;
   /** A shared store's own token store; unset: the token file in the data dir. */
   tokens?: TokenStore;
   close(): Promise<void>;

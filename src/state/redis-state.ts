@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import { formatLabel, parseLabel, type Label } from '../ifc/label.js';
 import { Waiters, copy } from './memory-state.js';
 import type {
+  DefinitionPin,
+  PinStore,
   ApprovalStore,
   ApprovalVerdict,
   Bus,
@@ -29,7 +31,7 @@ import type {
   TokenEntry,
   TokenStore,
 } from './ports.js';
-import { SWITCHES } from './ports.js';
+import { pinId, SWITCHES } from './ports.js';
 import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
 import { hashToken, newToken } from './token-hash.js';
 import { LABEL_SCRIPT, SETTLE_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
@@ -69,6 +71,7 @@ export async function redisState(url: string, options: RedisStateOptions): Promi
     sseStreams: new RedisRecords<SseStreamRecord>(commands, keys, 'sse'),
     tokens: new RedisTokens(commands, keys),
     bus: new RedisBus(commands, keys, channels, replicaId),
+    pins: new RedisPins(commands, keys),
     sealKey: options.sealKey,
     close: async () => {
       await approvals.stop();
@@ -88,6 +91,7 @@ class Keys {
   readonly approval = (id: string) => `${this.prefix}approval:${id}`;
   readonly verdict = (id: string) => `${this.prefix}approval:${id}:verdict`;
   readonly pending = () => `${this.prefix}approvals:pending`;
+  readonly pins = () => `${this.prefix}pins`;
   readonly sessionApprovals = (session: string) => `${this.prefix}approvals:session:${session}`;
   // Agent and tool names are joined as JSON, so no choice of names can make two pairs share a key.
   readonly grants = (agent: string, tool: string) => `${this.prefix}grants:${JSON.stringify([agent, tool])}`;
@@ -608,3 +612,26 @@ const BUS_SHAPES: { [T in BusTopic]: (v: unknown) => v is BusMessages[T] } = {
   parked: (v): v is ParkedMessage => isObject(v) && PARKED_KINDS.has(String(v.kind)) && isString(v.to) && isString(v.reply),
   sse: (v): v is SseMessage => isObject(v) && isString(v.stream) && isString(v.owner) && isString(v.text),
 };
+
+/** Pins in one hash, a field per server, kind and name: every replica reads and writes the same. */
+class RedisPins implements PinStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: Keys,
+  ) {}
+
+  async list(server?: string): Promise<DefinitionPin[]> {
+    const all = await this.redis.hvals(this.keys.pins()).catch(unreachable(this.redis));
+    return all.map((v) => JSON.parse(v) as DefinitionPin).filter((p) => server === undefined || p.server === server);
+  }
+
+  async get(server: string, kind: DefinitionPin['kind'], name: string): Promise<DefinitionPin | undefined> {
+    const value = await this.redis.hget(this.keys.pins(), pinId({ server, kind, name })).catch(unreachable(this.redis));
+    return value === null ? undefined : (JSON.parse(value) as DefinitionPin);
+  }
+
+  async put(pins: readonly DefinitionPin[]): Promise<void> {
+    if (pins.length === 0) return;
+    await this.redis.hset(this.keys.pins(), Object.fromEntries(pins.map((p) => [pinId(p), JSON.stringify(p)]))).catch(unreachable(this.redis));
+  }
+}

@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { BOTTOM, formatLabel, join, parseLabel, sameLabel, type Label } from '../ifc/label.js';
 import { ChangeListeners, LocalBus, MemoryRateLimits, Waiters, copy } from './memory-state.js';
 import type {
+  DefinitionPin,
+  PinStore,
   ApprovalStore,
   ApprovalVerdict,
   ConsoleLogin,
@@ -18,7 +20,7 @@ import type {
   SwitchName,
   SwitchStore,
 } from './ports.js';
-import { SWITCHES } from './ports.js';
+import { pinId, SWITCHES } from './ports.js';
 import { EventEmitter } from 'node:events';
 
 type Db = Database.Database;
@@ -42,6 +44,8 @@ export function sqliteState(file: string, sealKey: Buffer): StateStores {
     CREATE TABLE IF NOT EXISTS approvals (id TEXT PRIMARY KEY, session TEXT NOT NULL, body TEXT NOT NULL, verdict TEXT);
     CREATE TABLE IF NOT EXISTS grants (rowid INTEGER PRIMARY KEY, agent TEXT NOT NULL, tool TEXT NOT NULL, session TEXT, expires_at INTEGER, body TEXT NOT NULL);
     CREATE INDEX IF NOT EXISTS grants_by_tool ON grants(agent, tool);
+    CREATE TABLE IF NOT EXISTS pins (id TEXT PRIMARY KEY, server TEXT NOT NULL, body TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS pins_by_server ON pins(server);
     CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (kind, key));
   `);
   // Requests that were waiting when the last process stopped have nobody waiting for them any more.
@@ -56,6 +60,7 @@ export function sqliteState(file: string, sealKey: Buffer): StateStores {
     sseStreams: new SqliteRecords<SseStreamRecord>(db, 'sse'),
     sealKey,
     bus: new LocalBus(),
+    pins: new SqlitePins(db),
     close: async () => void db.close(),
   };
 }
@@ -316,5 +321,37 @@ class SqliteRecords<T> implements RecordStore<T> {
 
   async delete(key: string): Promise<void> {
     this.db.prepare('DELETE FROM records WHERE kind = ? AND key = ?').run(this.kind, key);
+  }
+}
+
+/** Pins as JSON rows, one per server, kind and name; a discovery's pins are written in one transaction. */
+class SqlitePins implements PinStore {
+  private readonly all: Database.Statement;
+  private readonly ofServer: Database.Statement;
+  private readonly one: Database.Statement;
+  private readonly write: (pins: readonly DefinitionPin[]) => void;
+
+  constructor(db: Database.Database) {
+    this.all = db.prepare('SELECT body FROM pins').pluck();
+    this.ofServer = db.prepare('SELECT body FROM pins WHERE server = ?').pluck();
+    this.one = db.prepare('SELECT body FROM pins WHERE id = ?').pluck();
+    const upsert = db.prepare('INSERT INTO pins (id, server, body) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET server = excluded.server, body = excluded.body');
+    this.write = db.transaction((pins: readonly DefinitionPin[]) => {
+      for (const p of pins) upsert.run(pinId(p), p.server, JSON.stringify(p));
+    });
+  }
+
+  async list(server?: string): Promise<DefinitionPin[]> {
+    const rows = (server === undefined ? this.all.all() : this.ofServer.all(server)) as string[];
+    return rows.map((r) => JSON.parse(r) as DefinitionPin);
+  }
+
+  async get(server: string, kind: DefinitionPin['kind'], name: string): Promise<DefinitionPin | undefined> {
+    const row = this.one.get(pinId({ server, kind, name })) as string | undefined;
+    return row === undefined ? undefined : (JSON.parse(row) as DefinitionPin);
+  }
+
+  async put(pins: readonly DefinitionPin[]): Promise<void> {
+    this.write(pins);
   }
 }

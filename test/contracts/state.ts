@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Label } from '../../src/ifc/label.js';
-import type { PendingApproval, StateStores } from '../../src/state/ports.js';
+import type { DefinitionPin, PendingApproval, StateStores } from '../../src/state/ports.js';
 
 const PII: Label = { integrity: 'trusted', confidentiality: 'pii' };
 const UNTRUSTED: Label = { integrity: 'untrusted', confidentiality: 'public' };
@@ -205,6 +205,47 @@ export function stateContract(name: string, make: () => Promise<StateUnderTest>)
       expect(await again.approvals.wait('p9')).toMatchObject({ granted: false, outcome: 'expired' });
       expect((await again.sessions.get('sid'))?.agent).toBe('alice');
       await again.close();
+    });
+
+    it('pins: put, get, list by server, replace by server/kind/name, copies, and a restart keeps them', async () => {
+      const { state, reopen } = await make();
+      const pin = (server: string, name: string, hash: string, status: DefinitionPin['status'] = 'trusted'): DefinitionPin => ({
+        server,
+        kind: 'tool',
+        name,
+        hash,
+        definition: { name, description: `v ${hash}`, inputSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+        trustedHash: status === 'trusted' ? hash : undefined,
+        status,
+        findings: status === 'quarantined' ? [{ rule: 'secrecy', severity: 'high', where: 'description', evidence: 'do not tell the user' }] : [],
+        firstSeen: '2026-12-01T00:00:00.000Z',
+        changedAt: '2026-12-01T00:00:00.000Z',
+      });
+      expect(await state.pins.list()).toEqual([]);
+      await state.pins.put([pin('fs', 'read', 'h1'), pin('fs', 'write', 'h2'), pin('mail', 'send', 'h3')]);
+      // A prompt of the same name is another pin.
+      await state.pins.put([{ ...pin('fs', 'read', 'h9'), kind: 'prompt' }]);
+      expect((await state.pins.list('fs')).map((p) => `${p.kind}:${p.name}`).sort()).toEqual(['prompt:read', 'tool:read', 'tool:write']);
+      expect(await state.pins.list()).toHaveLength(4);
+      expect(await state.pins.get('fs', 'tool', 'read')).toEqual(pin('fs', 'read', 'h1'));
+      expect(await state.pins.get('fs', 'tool', 'nope')).toBeUndefined();
+      // A changed definition replaces its pin.
+      await state.pins.put([pin('fs', 'write', 'h4', 'quarantined')]);
+      expect(await state.pins.get('fs', 'tool', 'write')).toMatchObject({ hash: 'h4', status: 'quarantined', findings: [{ rule: 'secrecy' }] });
+      // What comes back is a copy: changing it changes nothing stored.
+      const got = (await state.pins.get('fs', 'tool', 'read'))!;
+      got.status = 'rejected';
+      expect((await state.pins.get('fs', 'tool', 'read'))!.status).toBe('trusted');
+      // Names are data: a name like __proto__ is a pin like any other.
+      await state.pins.put([pin('fs', '__proto__', 'h5')]);
+      expect((await state.pins.get('fs', 'tool', '__proto__'))!.hash).toBe('h5');
+      await state.close();
+      if (reopen) {
+        const again = await reopen();
+        expect((await again.pins.get('fs', 'tool', 'write'))!.status).toBe('quarantined');
+        expect(await again.pins.list()).toHaveLength(5);
+        await again.close();
+      }
     });
   });
 }
