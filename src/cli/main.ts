@@ -4,6 +4,7 @@ import { createLogger } from '../log.js';
 import { SLUICE_VERSION } from '../version.js';
 import { registerAgentCommand } from './agent-command.js';
 import { registerAuditCommands } from './audit-commands.js';
+import { registerDefinitionsCommands } from './definitions-command.js';
 import { defaultConfigPath, loadOrExit } from './load-config.js';
 import { registerOperatorCommands } from './operator-commands.js';
 
@@ -61,6 +62,7 @@ configCmd
 
 registerOperatorCommands(program);
 registerAuditCommands(program);
+registerDefinitionsCommands(program);
 registerAgentCommand(program);
 
 // A command that fails (a store unreachable, say) ends with one line saying why, not a stack trace.

@@ -90,6 +90,16 @@ export class PeerIndex {
     return this.except === undefined ? list : list.filter((t) => t.server !== this.except);
   }
 
+  /** Whether the server being scanned has a tool of this name itself: naming it names a sibling. */
+  ownHas(name: string): boolean {
+    return this.except !== undefined && (this.byName.get(name.toLowerCase()) ?? []).some((t) => t.server === this.except);
+  }
+
+  /** Whether the server being scanned came first with this name (config order): the others copy it, not it them. */
+  ownsName(name: string): boolean {
+    return this.except !== undefined && this.byName.get(name.toLowerCase())?.[0]?.server === this.except;
+  }
+
   get size(): number {
     return this.byName.size;
   }
@@ -472,11 +482,14 @@ const STEERING_GATE = /behavio|whenever|each time|every time|when |before |repla
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
-/** How alike two descriptions are (shared words over all words): a copy of another tool is the same text again. */
+/**
+ * How alike two descriptions are: the share of the shorter one's words the other also has. A copy of another
+ * tool says the same again, often only its first sentence.
+ */
 function likeness(a: string, b: string): number {
   const [x, y] = [words(a), words(b)];
   const shared = [...x].filter((w) => y.has(w)).length;
-  return shared / Math.max(1, new Set([...x, ...y]).size);
+  return shared / Math.max(1, Math.min(x.size, y.size));
 }
 
 /**
@@ -488,8 +501,10 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
   const findings: DefinitionFinding[] = [];
   for (const peer of peers.named(def.name)) {
     // A copy of the other tool, or one that runs the other down ("get_weather on the other server returns stale
-    // data and should not be called").
-    const alike = likeness(def.description ?? '', peer.description ?? '') >= 0.5 || text.sentences.some(([, x]) => AGAINST_PEER.test(x));
+    // data and should not be called"). The server that had the name first is the original, not the copy.
+    // One that sends the model to the other ("use read_file on the home-files server instead") is no copy.
+    const copy = likeness(def.description ?? '', peer.description ?? '') >= 0.6 && !ORDINARY_REFERENCE.test(text.unquoted);
+    const alike = !peers.ownsName(def.name) && (copy || text.sentences.some(([, x]) => AGAINST_PEER.test(x)));
     findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }
   for (const [, sentence] of text.sentences) {
@@ -497,7 +512,7 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
     // Another server's tool named in a sentence that gives an order about it.
     // Tool names are identifiers (query_database, deploy-release, sendEmail); plain words are not looked up.
     const directive = peers.size > 0 && DIRECTIVE.test(sentence);
-    const named = !directive ? [] : (sentence.match(/\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z][A-Z][A-Za-z0-9]*)+\b/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() ? [] : peers.named(w)));
+    const named = !directive ? [] : (sentence.match(/\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z][A-Z][A-Za-z0-9]*)+\b/g) ?? []).flatMap((w) => (w.toLowerCase() === def.name.toLowerCase() || peers.ownHas(w) ? [] : peers.named(w)));
     if (named.length > 0) {
       // Sending the model to another server's tool for what this one does not do is ordinary ("use read_file on
       // the home-files server instead"); turning it away from that tool, or ordering it about, is shadowing.
