@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ClientTransportTarget } from '../protocol/client-transport.js';
+import { transportForUrl } from '../protocol/transport-for-url.js';
 
 /** A server the agent starts: the `mcpServers` entry MCP clients already write for a local command. */
 export interface CommandServer {
@@ -59,6 +60,6 @@ export function namedServers(servers: Record<string, AgentServer>): NamedServer[
     }
     const s = parsed.data;
     if ('command' in s) return { name, transport: 'stdio', command: s.command, args: s.args ?? [], env: s.env ?? {}, cwd: path.resolve(s.cwd ?? '.') };
-    return { name, transport: s.type ?? (/^wss?:/.test(s.url) ? 'ws' : 'http'), url: s.url, headers: s.headers ?? {} };
+    return { name, transport: transportForUrl(s.url, s.type), url: s.url, headers: s.headers ?? {} };
   });
 }

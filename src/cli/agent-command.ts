@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Agent, AgentEvent, AgentSettings } from '../agent/agent.js';
 import type { NamedServer } from '../agent/server-spec.js';
 import { askElicitation, askSamplingApproval, askToolApproval, dim, elicitationWithoutTerminal, short } from './agent-terminal.js';
+import { transportForUrl } from '../protocol/transport-for-url.js';
 import { loadOrExit } from './load-config.js';
 
 interface AgentFlags {
@@ -32,8 +33,7 @@ const EXIT = { failed: 1, cannotStart: 2, stepLimit: 3 } as const;
 function serversFrom(flags: AgentFlags): NamedServer[] {
   if (flags.gateway) {
     const token = flags.token ?? process.env.SLUICE_TOKEN;
-    const transport = /^wss?:/.test(flags.gateway) ? ('ws' as const) : ('http' as const);
-    return [{ name: 'sluice', displayName: 'the gateway', transport, url: flags.gateway, headers: token ? { authorization: `Bearer ${token}` } : {} }];
+    return [{ name: 'sluice', displayName: 'the gateway', transport: transportForUrl(flags.gateway), url: flags.gateway, headers: token ? { authorization: `Bearer ${token}` } : {} }];
   }
   return loadOrExit(flags.config).servers;
 }

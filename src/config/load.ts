@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { crossCheck } from './cross-check.js';
 import { splitHostPort } from './host-port.js';
 import { normaliseSecurity, serverSecurity } from './normalise-security.js';
+import { transportForUrl } from '../protocol/transport-for-url.js';
 import {
   configSchema,
   DEFAULT_LISTEN,
@@ -235,7 +236,7 @@ function normaliseServer(name: string, s: RawServer, baseDir: string): ServerCon
     };
   }
   const url = s.url as string;
-  const transport = s.type === 'sse' || s.type === 'ws' || s.type === 'http' ? s.type : /^wss?:/.test(url) ? 'ws' : 'http';
+  const transport = transportForUrl(url, s.type === 'stdio' ? undefined : s.type);
   const auth = s.auth?.clientCredentials ? { clientCredentials: s.auth.clientCredentials } : s.auth?.tokenExchange ? { tokenExchange: s.auth.tokenExchange } : undefined;
   return { ...common, transport, url, headers: s.headers ?? {}, ...(auth ? { auth } : {}) };
 }
