@@ -87,9 +87,10 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
   private tools: AgentTool[] = [];
   private roots: Root[] = [];
   private notes!: ServerNotes;
+  /** What search_catalog looks through: the catalog's entries and the tools. */
+  private searchEntries: (SearchDoc & { line: string })[] = [];
   /** Built on the first search after a rebuild: most turns never search. */
   private index?: CatalogIndex<SearchDoc & { line: string }>;
-  private searchable!: () => CatalogIndex<SearchDoc & { line: string }>;
   catalog!: Catalog;
   system = '';
 
@@ -141,8 +142,8 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
     this.catalog = buildCatalog(entries, offers, Math.max(0, budget - this.notes.tokens));
     const real = this.realTools();
     const toolEntries = real.map((t) => ({ kind: 'tool' as const, server: t.server ?? '', key: t.modelName, name: t.displayName, description: t.description, line: `- ${t.modelName}: ${oneLine(t.description, 90)}` }));
+    this.searchEntries = [...this.catalog.entries, ...toolEntries];
     this.index = undefined;
-    this.searchable = () => (this.index ??= new CatalogIndex([...this.catalog.entries, ...toolEntries]));
     const compact = countTokens(JSON.stringify(real.map((t) => [t.modelName, t.description, t.inputSchema]))) > (this.options.toolBudget ?? 4000);
     const schemas = new Map(real.map((t) => [t.modelName, { name: t.modelName, description: t.description, inputSchema: t.inputSchema }]));
     if (compact) {
@@ -158,7 +159,7 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
       {
         offers: () => this.servers.offers,
         entries: () => this.catalog.entries,
-        search: (query, limit, kind) => this.searchable().search(query, limit, kind),
+        search: (query, limit, kind) => (this.index ??= new CatalogIndex(this.searchEntries)).search(query, limit, kind),
         prompt: (name) => {
           for (const offer of this.servers.offers) {
             const prompt = offer.prompts.find((p) => this.qualified(offer.name, p.name) === name);

@@ -51,7 +51,7 @@ function terminalSettings(flags: AgentFlags, rl: Interface | undefined, interact
   return {
     catalogBudget: Number(flags.budget),
     maxTextBytes: flags.maxTextBytes ? Number(flags.maxTextBytes) : undefined,
-    maxSteps: Number(flags.maxSteps),
+    maxSteps: positiveInteger('--max-steps', flags.maxSteps),
     roots: [process.cwd(), ...flags.root],
     approve: async ({ tool, arguments: args }) => {
       if (flags.yes) return 'yes';
@@ -103,7 +103,6 @@ export function registerAgentCommand(program: Command): void {
       };
       let agent: Agent;
       try {
-        positiveInteger('--max-steps', flags.maxSteps);
         // Loaded when an agent runs, not for every sluice command: the AI SDK and the tokenizer take a while.
         const { Agent } = await import('../agent/agent.js');
         agent = await Agent.start(serversFrom(flags), {
