@@ -144,15 +144,20 @@ export function textsOf(def: ScannedDefinition): [string, string][] {
 
 // ---- Text rules ----
 
-const HIDDEN = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E\u{F0000}-\u{FFFFD}\uE000-\uF8FF]/u;
+/** Characters that show nothing: tag characters, zero-width ones, bidi controls. */
+const INVISIBLE = String.raw`\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E`;
+/** Private-use characters show what a font makes of them: in a definition, no more honest than invisible ones. */
+const PRIVATE_USE = String.raw`\u{F0000}-\u{FFFFD}\uE000-\uF8FF`;
+const HIDDEN = new RegExp(`[${INVISIBLE}${PRIVATE_USE}]`, 'u');
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
+const INVISIBLE_ALL = new RegExp(`[${INVISIBLE}]`, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]+/gu;
 
 /** The text as a model may read it: tag characters decoded to the ASCII they mirror, other invisibles dropped. */
 export function revealHidden(text: string): string {
   return text
     .replace(TAGS, (tags) => [...tags].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join(''))
-    .replace(/[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E]/gu, '');
+    .replace(INVISIBLE_ALL, '');
 }
 
 const show = (s: string, max = 120) => {
@@ -173,6 +178,8 @@ interface PhraseRule {
   exactCase?: boolean;
   /** Matched against the text with its quoted parts, for rules about what is in backticks. */
   raw?: boolean;
+  /** Also tried on the text with digits read as letters ("1gn0re all pr3vious"). */
+  leet?: boolean;
 }
 
 const DESTINATION = String.raw`(?:(?:https?|s?ftp|ssh|wss?):\/\/\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:an?\s+|the\s+|our\s+|their\s+|its\s+|my\s+)?(?:attacker'?s?\s+|external\s+|remote\s+|third[- ]party\s+|outside\s+|analytics\s+|logging\s+|collection\s+|telemetry\s+|backup\s+|advertising\s+|marketing\s+)+(?:\w+\s+)?(?:endpoint|server|collector|url|host|service|address|webhook|bucket|inbox|site|domain|partners?|vendors?))`;
@@ -184,8 +191,8 @@ const SECRET_THINGS = String.raw`(?:conversation(?:\s+history)?|chat\s+history|(
  */
 const PHRASES: PhraseRule[] = [
   // Overriding what the model was told.
-  { needs: ['ignore', 'disregard', 'forget', 'override', 'bypass'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?|conversation)\b/i },
-  { needs: ['ignore', 'disregard', 'forget'], rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
+  { needs: ['ignore', 'disregard', 'forget', 'override', 'bypass'], leet: true, rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:[\w']+\s+){0,3}?(?:instructions?|rules?|guidelines?|directions?|constraints?|polic(?:y|ies)|requests?|restrictions?|guardrails?|safeguards?|conversation)\b/i },
+  { needs: ['ignore', 'disregard', 'forget'], leet: true, rule: 'instructions-to-model', severity: 'high', imperative: true, pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier|preceding)\b/i },
   { needs: ['obey', 'follow', 'execute', 'carry out', 'treat'], rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:obey|follow|execute|carry\s+out|treat)\s+(?:whatever|any|all|every)\s+(?:new\s+|embedded\s+|hidden\s+)?(?:instructions?|commands?|directives?)\b(?:[^.]{0,80}\b(?:as\s+(?:a\s+)?(?:direct|authori[sz]ed|trusted)|embedded|found|inside|contained))?/i },
   // Ordering the model around other tools.
   { needs: ['before'], rule: 'instructions-to-model', severity: 'high', pattern: /\bbefore\s+(?:using|calling|invoking|running|executing|answering|responding|you\s+(?:use|call|run|answer|respond))\s+(?:any|this|other|another|the\s+\w+|each|every)\b(?![^.]{0,40}\b(?:from|of|on)\s+this\s+server\b)[^.]{0,80}?\b(?:must|always|first|need\s+to|should|read|call|send|include|pass|route|through\s+this)\b/i },
@@ -233,15 +240,10 @@ const PHRASES: PhraseRule[] = [
   { needs: ['bcc', 'cc', 'copy', 'forward'], rule: 'exfiltration', severity: 'medium', pattern: /\b(?:bcc|cc|copy|forward)\s+(?:every|each|all|any)\b[^.]{0,40}\bto\s+[\w.+-]+@[\w-]+\.\w+|\b[\w.+-]+@[\w-]+\.\w+\s+is\s+(?:bcc|cc)'?d\b/i },
 ];
 
-const gates = new WeakMap<PhraseRule, RegExp>();
 const escapeRe = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** One search for any of a rule's needles: cheaper than a search per needle. */
-function gateOf(p: PhraseRule): RegExp {
-  let gate = gates.get(p);
-  if (!gate) gates.set(p, (gate = new RegExp(p.needs.map(escapeRe).join('|'))));
-  return gate;
-}
+/** Each rule with one search for any of its needles, built once: cheaper than a search per needle. */
+const GATED = PHRASES.map((p) => ({ ...p, gate: new RegExp(p.needs.map(escapeRe).join('|')) }));
 
 /** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
 function commands(text: string, index: number): boolean {
@@ -338,9 +340,9 @@ function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] 
   const { original, unquoted, lower, sentences: parts } = typeof text === 'string' ? prose(text) : text;
   // Digits for letters ("1gn0re all pr3vious") are read as the letters too.
   const plain = /[a-z][013457@$][a-z]|[013457][a-z]{2}/i.test(lower) ? deLeet(lower) : undefined;
-  if (plain) for (const p of PHRASES.slice(0, 2)) if (p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
-  for (const p of PHRASES) {
-    if (!gateOf(p).test(p.exactCase ? unquoted : p.raw ? original.toLowerCase() : lower)) continue;
+  if (plain) for (const p of PHRASES) if (p.leet && p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
+  for (const p of GATED) {
+    if (!p.gate.test(p.exactCase ? unquoted : p.raw ? original.toLowerCase() : lower)) continue;
     const m = p.pattern.exec(p.raw ? original : unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
     // "<IMPORTANT> blocks", "<|im_start|> and <|im_end|> markers": a marker named, not used.
