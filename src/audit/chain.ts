@@ -8,7 +8,7 @@ export const GENESIS = '0'.repeat(64);
 export interface AuditRecord {
   seq: number;
   time: string;
-  kind: 'decision' | 'operator' | 'approval' | 'anchor';
+  kind: 'decision' | 'operator' | 'approval' | 'anchor' | 'definition';
   agent: string;
   session: string;
   transport: string;
@@ -27,6 +27,9 @@ export interface AuditRecord {
   result?: string;
   resultHash?: string;
   findings?: string[];
+  /** Definition records: the pin before and after. */
+  hashAfter?: string;
+  hashBefore?: string;
   labelBefore?: string;
   labelAfter?: string;
   durationMs?: number;

@@ -3,6 +3,12 @@ import type { DecisionEvent } from '../policy/decision.js';
 import type { UnsealedRecord } from './chain.js';
 import { summarise } from './summary.js';
 
+const KINDS = new Map<string, UnsealedRecord['kind']>([
+  ['operator', 'operator'],
+  ['approval', 'approval'],
+  ['definition', 'definition'],
+]);
+
 /** The audit record for one decision: every field, with arguments and result redacted and capped. */
 export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedRecord {
   const args = summarise(event.arguments, maxFieldBytes, event.argumentsClean);
@@ -15,7 +21,9 @@ export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedR
     client: event.client,
     durationMs: Math.round(event.durationMs * 1000) / 1000,
     findings: event.findings?.length ? event.findings : undefined,
-    kind: event.method === 'operator' ? 'operator' : event.method === 'approval' ? 'approval' : 'decision',
+    hashAfter: event.hashAfter,
+    hashBefore: event.hashBefore,
+    kind: KINDS.get(event.method) ?? 'decision',
     labelAfter: event.labelAfter && formatLabel(event.labelAfter),
     labelBefore: event.labelBefore && formatLabel(event.labelBefore),
     method: event.method,

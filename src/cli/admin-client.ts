@@ -1,4 +1,18 @@
+import type { Command } from 'commander';
 import type { GatewayConfig } from '../config/schema.js';
+
+/** What every command that talks to a running gateway takes. */
+export interface Common {
+  config?: string;
+  url?: string;
+  token?: string;
+}
+
+export const withCommon = (cmd: Command) =>
+  cmd
+    .option('-c, --config <file>', 'config file (for the address and the token file)')
+    .option('--url <url>', 'the gateway, e.g. http://127.0.0.1:8808 (default: from the config)')
+    .option('--token <token>', 'operator token (default: $SLUICE_ADMIN_TOKEN)');
 
 /** Calls the running gateway's admin API with an operator token; exits with a clear message on failure. */
 export async function adminRequest(config: GatewayConfig, opts: { url?: string; token?: string }, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {

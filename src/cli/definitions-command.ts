@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
+import type { DefinitionDiff, DefinitionView } from '../gateway/definition-desk.js';
+import { adminRequest, withCommon, type Common } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
+
+interface Narrow extends Common {
+  server?: string;
+  kind?: string;
+}
 
 interface ScanFlags {
   config?: string;
@@ -51,4 +58,54 @@ export function registerDefinitionsCommands(program: Command): void {
         await connected.close();
       }
     });
+
+  registerQueueCommands(definitions);
+}
+
+const withNarrow = (cmd: Command) =>
+  withCommon(cmd).option('--server <name>', 'only definitions of this server').option('--kind <kind>', 'tool | prompt | resource | resource-template | instructions');
+
+/**
+ * `sluice definitions list | diff | approve | reject`: the quarantine queue of a running gateway, through its admin
+ * API. A definition is named as a client sees it (`rug__add`) or by the server's own name; --server and --kind
+ * narrow an ambiguous one.
+ */
+function registerQueueCommands(definitions: Command): void {
+  withCommon(definitions.command('list').description('every pinned definition of the running gateway, the quarantine queue first'))
+    .option('--quarantined', 'only what waits for a decision')
+    .option('--json', 'as JSON')
+    .action(async (opts: Common & { quarantined?: boolean; json?: boolean }) => {
+      const { definitions: all } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/definitions')) as { definitions: DefinitionView[] };
+      const shown = opts.quarantined ? all.filter((d) => d.status === 'quarantined') : all;
+      if (opts.json) return void process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+      if (shown.length === 0) return void process.stdout.write(opts.quarantined ? 'nothing is quarantined\n' : 'no definitions pinned yet\n');
+      for (const d of shown) {
+        const findings = d.findings.filter((f) => f.severity !== 'low').map((f) => f.rule);
+        process.stdout.write(`${d.status.padEnd(11)}  ${d.server}  ${d.kind}  ${d.shownAs}${findings.length ? `  [${[...new Set(findings)].join(', ')}]` : ''}\n`);
+      }
+      const waiting = all.filter((d) => d.status === 'quarantined').length;
+      process.stdout.write(`${all.length} definitions, ${waiting} quarantined\n`);
+    });
+
+  withNarrow(definitions.command('diff').argument('<name>', 'as a client sees it (rug__add), or the server\'s own name or URI').description('what changed since the definition was last trusted, findings marked')).action(
+    async (name: string, opts: Narrow) => {
+      const d = (await adminRequest(loadOrExit(opts.config), opts, 'GET', `/admin/definitions/diff?${new URLSearchParams({ name, ...(opts.server ? { server: opts.server } : {}), ...(opts.kind ? { kind: opts.kind } : {}) })}`)) as DefinitionDiff;
+      process.stdout.write(`${d.kind} ${d.shownAs}${d.shownAs === d.name ? '' : ` (${d.name})`} of server "${d.server}": ${d.status}\n`);
+      process.stdout.write(`pin ${d.hash}${d.trustedHash ? `\ntrusted ${d.trustedHash}` : '\nnever trusted: every line is new'}\n`);
+      for (const f of d.findings) process.stdout.write(`  ${f.severity} ${f.rule} in ${f.where}: ${f.evidence}\n`);
+      process.stdout.write(`--- ${d.trustedHash ? 'trusted' : '(nothing trusted)'}\n+++ offered now\n`);
+      for (const line of d.lines) process.stdout.write(`${line.op}${line.text}${line.flagged ? '   <-- finding' : ''}\n`);
+    },
+  );
+
+  const decide = (decision: 'approve' | 'reject') => async (name: string, opts: Narrow & { hash?: string }) => {
+    const d = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/definitions/decide', { name, server: opts.server, kind: opts.kind, hash: opts.hash, decision })) as DefinitionView;
+    process.stdout.write(`${d.kind} ${d.shownAs} of server "${d.server}": ${d.status} (pin ${d.hash.slice(0, 16)})\n`);
+  };
+  withNarrow(definitions.command('approve').argument('<name>').description('trust the definition as last seen: it is shown and callable again'))
+    .option('--hash <pin>', 'only if the definition is still this pin (from `diff`)')
+    .action(decide('approve'));
+  withNarrow(definitions.command('reject').argument('<name>').description('keep the definition as last seen hidden and refused'))
+    .option('--hash <pin>', 'only if the definition is still this pin (from `diff`)')
+    .action(decide('reject'));
 }

@@ -1,20 +1,8 @@
 import type { Command } from 'commander';
 import { openTokenStore } from '../gateway/open-state.js';
 import { ADMIN } from '../identity/tokens.js';
-import { adminRequest } from './admin-client.js';
+import { adminRequest, withCommon, type Common } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
-
-interface Common {
-  config?: string;
-  url?: string;
-  token?: string;
-}
-
-const withCommon = (cmd: Command) =>
-  cmd
-    .option('-c, --config <file>', 'config file (for the address and the token file)')
-    .option('--url <url>', 'the gateway, e.g. http://127.0.0.1:8808 (default: from the config)')
-    .option('--token <token>', 'operator token (default: $SLUICE_ADMIN_TOKEN)');
 
 /** token, pause, resume and session commands: the operator's side of sluice. */
 export function registerOperatorCommands(program: Command): void {

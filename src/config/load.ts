@@ -199,7 +199,7 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
     },
     servers: Object.entries(raw.mcpServers)
       .filter(([, s]) => !s.disabled)
-      .map(([name, s]) => normaliseServer(name, s, baseDir)),
+      .map(([name, s]) => normaliseServer(name, s, baseDir, raw.definitions)),
     dataDir: path.resolve(baseDir, raw.dataDir ?? '.sluice'),
     state: { url: raw.state?.url, keyPrefix: raw.state?.keyPrefix ?? 'sluice:' },
     metrics: {
@@ -213,9 +213,11 @@ function normalise(raw: RawConfig, file: string): GatewayConfig {
 
 export { splitHostPort };
 
-function normaliseServer(name: string, s: RawServer, baseDir: string): ServerConfig {
+function normaliseServer(name: string, s: RawServer, baseDir: string, defaults: RawConfig['definitions']): ServerConfig {
+  const definitions = { ...defaults, ...s.definitions };
   const common = {
     name,
+    definitions: { new: definitions.new, changed: definitions.changed ?? 'quarantine', flagged: definitions.flagged ?? 'quarantine' },
     prefix: s.prefix ?? name,
     mode: s.mode ?? 'shared',
     maxSessions: s.maxSessions ?? 32,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterActions } from '../filters/scan.js';
 import type { Label } from '../ifc/label.js';
-import { agentSchema, approvalsSchema, auditSchema, authSchema, hookSchema, roleSchema, serverSecurityKeys, upstreamAuthSchema, type Policy } from './security-schema.js';
+import { agentSchema, approvalsSchema, auditSchema, authSchema, definitionsPolicySchema, hookSchema, roleSchema, serverSecurityKeys, upstreamAuthSchema, type Policy } from './security-schema.js';
 
 /**
  * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
@@ -118,6 +118,8 @@ export const configSchema = z
     roles: z.record(z.string().min(1), roleSchema).optional(),
     hooks: z.array(hookSchema).optional(),
     audit: auditSchema.optional(),
+    /** The default for every server's `definitions` (what new, changed and flagged definitions get). */
+    definitions: definitionsPolicySchema.optional(),
     approvals: approvalsSchema.optional(),
     mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names may hold only A-Z a-z 0-9 _ - (at most 64)'), serverSchema),
   })
@@ -165,12 +167,21 @@ export interface ServerCommon {
   tools: Record<string, ToolSecurity>;
   /** Resource labels by URI glob, in config order. */
   resources: [string, Label][];
+  /** What this server's new, changed and flagged definitions get (the top-level `definitions` filled in). */
+  definitions: DefinitionsPolicy;
   /** Prefix for tool and prompt names; '' means the names pass through unchanged. */
   prefix: string;
   mode: 'shared' | 'per-session';
   maxSessions: number;
   idleTimeoutMs: number;
   requestTimeoutMs: number;
+}
+
+export interface DefinitionsPolicy {
+  /** Unset: allow on the very first start, quarantine afterwards (servers added later, new definitions). */
+  new?: 'allow' | 'quarantine';
+  changed: 'allow' | 'quarantine';
+  flagged: 'quarantine' | 'untrusted' | 'allow';
 }
 
 export interface Bucket {

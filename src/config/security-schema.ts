@@ -190,7 +190,23 @@ export const toolSecuritySchema = z
   })
   .strict();
 
+/**
+ * What a definition gets (issue 16): `new` — first seen (unset: allowed on the very first start, quarantined
+ * for servers added later and for new definitions afterwards); `changed` — differs from what was trusted;
+ * `flagged` — the definition scanner flagged it (quarantine it, label the server's output untrusted, or allow
+ * it with the findings noted).
+ */
+export const definitionsPolicySchema = z
+  .object({
+    new: z.enum(['allow', 'quarantine']).optional(),
+    changed: z.enum(['allow', 'quarantine']).optional(),
+    flagged: z.enum(['quarantine', 'untrusted', 'allow']).optional(),
+  })
+  .strict();
+
 export const serverSecurityKeys = {
+  /** What this server's new, changed and flagged definitions get; unset keys fall back to the top-level `definitions`. */
+  definitions: definitionsPolicySchema.optional(),
   /** The label of everything this server returns. Unset: untrusted/public. */
   label: labelSchema.optional(),
   /** Whether this server's tools can carry data out (see the tool setting); unset: each tool's openWorldHint. */

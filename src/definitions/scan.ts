@@ -63,6 +63,10 @@ export interface DefinitionScan {
  */
 export class PeerIndex {
   private readonly byName = new Map<string, PeerTool[]>();
+  /** Each server's tools: name → description. */
+  private readonly byServer = new Map<string, Map<string, string | undefined>>();
+  /** `a\u0000b`: whether every tool of a is one of b's, word for word (cached, shared by the views). */
+  private readonly twins = new Map<string, boolean>();
 
   constructor(
     tools: readonly PeerTool[],
@@ -74,14 +78,34 @@ export class PeerIndex {
       const list = this.byName.get(key);
       if (list) list.push(t);
       else this.byName.set(key, [t]);
+      const own = this.byServer.get(t.server) ?? this.byServer.set(t.server, new Map()).get(t.server)!;
+      own.set(t.name, t.description);
     }
   }
 
   /** The same index, seen from one server. */
   from(server: string): PeerIndex {
     const view = Object.create(PeerIndex.prototype) as PeerIndex;
-    Object.assign(view, { byName: this.byName, except: server });
+    Object.assign(view, { byName: this.byName, byServer: this.byServer, twins: this.twins, except: server });
     return view;
+  }
+
+  /**
+   * Whether the server being scanned is another instance of `other` — every one of its tools is one of the
+   * other's, name and description alike — as when one server is configured twice with different roots. A copy
+   * of that kind shadows nothing; a copycat brings tools of its own beside the copy.
+   */
+  twinOf(other: string): boolean {
+    if (this.except === undefined) return false;
+    const key = `${this.except}\u0000${other}`;
+    let twin = this.twins.get(key);
+    if (twin === undefined) {
+      const mine = this.byServer.get(this.except);
+      const theirs = this.byServer.get(other);
+      twin = !!mine && !!theirs && [...mine].every(([name, description]) => theirs.has(name) && theirs.get(name) === description);
+      this.twins.set(key, twin);
+    }
+    return twin;
   }
 
   named(name: string): PeerTool[] {
@@ -120,10 +144,13 @@ export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[
 }
 
 function verdict(findings: DefinitionFinding[]): DefinitionScan {
-  const highs = findings.filter((f) => f.severity === 'high').length;
-  const mediums = new Set(findings.filter((f) => f.severity === 'medium').map((f) => f.rule)).size;
-  const risk = highs > 0 ? 'high' : mediums > 0 ? 'medium' : findings.length > 0 ? 'low' : undefined;
-  return { findings, risk, flagged: highs > 0 || mediums >= 2 };
+  const risk = findings.some((f) => f.severity === 'high') ? 'high' : findings.some((f) => f.severity === 'medium') ? 'medium' : findings.length > 0 ? 'low' : undefined;
+  return { findings, risk, flagged: isFlagged(findings) };
+}
+
+/** Worth holding back: one high finding, or medium ones from two different rules. */
+export function isFlagged(findings: readonly { rule: string; severity: string }[]): boolean {
+  return findings.some((f) => f.severity === 'high') || new Set(findings.filter((f) => f.severity === 'medium').map((f) => f.rule)).size >= 2;
 }
 
 /** Every string a client shows the model, with where it sits: name, title, description, and all of the schemas. */
@@ -160,8 +187,11 @@ export function revealHidden(text: string): string {
     .replace(INVISIBLE_ALL, '');
 }
 
+/** Text with every invisible character shown as its code point, so a person sees what the model would read. */
+export const showHidden = (s: string) => [...s].map((c) => (HIDDEN.test(c) ? `<U+${c.codePointAt(0)!.toString(16).toUpperCase()}>` : c)).join('');
+
 const show = (s: string, max = 120) => {
-  const visible = [...s].map((c) => (HIDDEN.test(c) ? `<U+${c.codePointAt(0)!.toString(16).toUpperCase()}>` : c)).join('');
+  const visible = showHidden(s);
   return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 };
 
@@ -506,6 +536,10 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
     // data and should not be called"). The server that had the name first is the original, not the copy.
     // One that sends the model to the other ("use read_file on the home-files server instead") is no copy.
     const copy = likeness(def.description ?? '', peer.description ?? '') >= 0.6 && !ORDINARY_REFERENCE.test(text.unquoted);
+    if (peers.twinOf(peer.server)) {
+      findings.push({ rule: 'same-name', severity: 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}: the same server configured twice` });
+      continue;
+    }
     const alike = !peers.ownsName(def.name) && (copy || text.sentences.some(([, x]) => AGAINST_PEER.test(x)));
     findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }

@@ -1,3 +1,7 @@
+import type { ServerConfig } from '../config/schema.js';
+import type { DefinitionGuard, Verdict } from '../definitions/guard.js';
+import { INSTRUCTIONS } from '../definitions/guard.js';
+import type { DefinitionKind } from '../definitions/pin.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { mergedName } from './names.js';
@@ -15,6 +19,16 @@ interface TemplateOwner {
   upstream: Upstream;
 }
 
+/** A definition held back by the definition guard: not listed, and refused by name with this reason. */
+export interface Held {
+  server: string;
+  kind: DefinitionKind;
+  /** The server's own name (a URI or template for resources). */
+  name: string;
+  status: 'quarantined' | 'rejected' | 'unreviewed';
+  reason: string;
+}
+
 /**
  * Everything the ready upstreams offer, merged under clear names. Rebuilt whenever an upstream's lists change;
  * lookups on the hot path are single Map reads.
@@ -26,6 +40,10 @@ interface TemplateOwner {
  * URIs: resources keep their URIs. When two servers list the same URI, the server declared first in the
  * config owns it (config order, not connection order, so the owner does not change when servers restart);
  * the other entry is hidden and reported. Templates are tried in config order after exact URIs.
+ *
+ * Definitions: with a guard, only what it shows is merged; what it holds back (quarantined, rejected, not yet
+ * reviewed) is kept in `held`, so a call by name gets the reason rather than "unknown". A server whose flagged
+ * definitions are let through as `untrusted` has what it returns labelled untrusted (`configOf`).
  */
 export class Catalog {
   readonly tools: Params[] = [];
@@ -37,19 +55,33 @@ export class Catalog {
   readonly toolDefinitions = new Map<string, Params>();
   readonly promptRoutes = new Map<string, Route>();
   readonly conflicts: string[] = [];
+  /** Held-back tools and prompts by merged name, resources by URI. */
+  readonly heldTools = new Map<string, Held>();
+  readonly heldPrompts = new Map<string, Held>();
+  private readonly heldResources = new Map<string, Held>();
+  private readonly heldTemplates: (Held & { matcher: RegExp })[] = [];
+  /** Servers whose instructions are held back. */
+  readonly heldInstructions = new Set<string>();
+  private readonly untrusted = new Map<string, ServerConfig>();
   private readonly resourceOwners = new Map<string, Upstream>();
   private readonly templateOwners: TemplateOwner[] = [];
   private readonly resourceServers: Upstream[] = [];
 
-  constructor(upstreams: readonly Upstream[], separator: string) {
+  constructor(
+    upstreams: readonly Upstream[],
+    separator: string,
+    private readonly guard?: DefinitionGuard,
+  ) {
     const ready = upstreams.filter((u) => u.state === 'ready');
     this.mergeNamed('tools', ready, separator, this.tools, this.toolRoutes);
     for (const t of this.tools) this.toolDefinitions.set(String(t.name), t);
     this.mergeNamed('prompts', ready, separator, this.prompts, this.promptRoutes);
     for (const u of ready) {
       if (u.capabilities.resources) this.resourceServers.push(u);
+      if (u.instructions && !this.admit(u, 'instructions', INSTRUCTIONS, u.instructions)) this.heldInstructions.add(u.name);
       for (const r of u.lists.resources) {
         const uri = String(r.uri);
+        if (!this.admit(u, 'resource', uri, r, (held) => this.heldResources.set(uri, held))) continue;
         const owner = this.resourceOwners.get(uri);
         if (owner) {
           this.conflicts.push(`resource ${uri} is offered by "${owner.name}" and "${u.name}"; "${owner.name}" (first in config) owns it`);
@@ -60,18 +92,41 @@ export class Catalog {
       }
       for (const t of u.lists.resourceTemplates) {
         const template = String(t.uriTemplate);
+        if (!this.admit(u, 'resource-template', template, t, (held) => this.heldTemplates.push({ ...held, matcher: templateMatcher(template) }))) continue;
         this.templateOwners.push({ template, matcher: templateMatcher(template), upstream: u });
         this.resourceTemplates.push(t);
       }
     }
   }
 
+  /**
+   * Whether the guard shows this definition; when it does not, `hold` keeps the reason. A server with a flagged
+   * definition let through as untrusted gets a config whose label is untrusted, for everything it returns.
+   */
+  private admit(u: Upstream, kind: DefinitionKind, name: string, entry: Params | string, hold?: (held: Held) => void): boolean {
+    if (!this.guard) return true;
+    const verdict: Verdict = this.guard.verdict(u.name, kind, name, entry, u.config.definitions);
+    if (!verdict.shown) {
+      hold?.({ server: u.name, kind, name, status: verdict.status, reason: verdict.reason });
+      return false;
+    }
+    if (verdict.untrusted && !this.untrusted.has(u.name)) this.untrusted.set(u.name, { ...u.config, label: { ...u.config.label, integrity: 'untrusted' } });
+    return true;
+  }
+
+  /** The server config a call through this upstream is checked with (its label lowered when it is untrusted). */
+  configOf(upstream: Upstream): ServerConfig {
+    return this.untrusted.get(upstream.name) ?? upstream.config;
+  }
+
   private mergeNamed(kind: 'tools' | 'prompts', ready: Upstream[], separator: string, out: Params[], routes: Map<string, Route>): void {
     const claims = new Map<string, { entry: Params; route: Route }[]>();
+    const held = kind === 'tools' ? this.heldTools : this.heldPrompts;
     for (const u of ready) {
       for (const entry of u.lists[kind]) {
         const name = String(entry.name);
         const merged = mergedName(u.config.prefix, separator, name);
+        if (!this.admit(u, kind === 'tools' ? 'tool' : 'prompt', name, entry, (h) => held.set(merged, h))) continue;
         const list = claims.get(merged) ?? [];
         list.push({ entry: merged === name ? entry : { ...entry, name: merged }, route: { upstream: u, name } });
         claims.set(merged, list);
@@ -93,7 +148,14 @@ export class Catalog {
     const exact = this.resourceOwners.get(uri);
     if (exact) return exact;
     for (const t of this.templateOwners) if (t.matcher.test(uri)) return t.upstream;
+    if (this.heldUri(uri)) return undefined;
     return this.resourceServers.length === 1 ? this.resourceServers[0] : undefined;
+  }
+
+  /** A held-back resource, or template matching the URI, that no shown one answers for. */
+  heldUri(uri: string): Held | undefined {
+    if (this.resourceOwners.has(uri) || this.templateOwners.some((t) => t.matcher.test(uri))) return undefined;
+    return this.heldResources.get(uri) ?? this.heldTemplates.find((t) => t.matcher.test(uri));
   }
 
   /** The server that declared exactly this template string (completion requests name templates, not URIs). */

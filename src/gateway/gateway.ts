@@ -8,6 +8,7 @@ import type { Security } from '../policy/security.js';
 import type { JsonRpcNotification, Params } from '../protocol/jsonrpc.js';
 import type { StateStores } from '../state/ports.js';
 import { Upstream } from '../upstream/upstream.js';
+import { DefinitionGuard, type DefinitionEvent, type OfferedServer } from '../definitions/guard.js';
 import { SLUICE_VERSION } from '../version.js';
 import { AuthFailures } from './auth-failures.js';
 import { Catalog } from './catalog.js';
@@ -72,6 +73,12 @@ export class Gateway {
   /** `status`: upstreams, the catalog or the sessions changed (the console listens); `decision`: every decision made. */
   readonly events = new EventEmitter<{ status: []; decision: [DecisionEvent] }>();
   catalog: Catalog;
+  /** Pins every definition upstreams offer and decides what clients may see (quarantine, approval). */
+  readonly definitions: DefinitionGuard;
+  /** Reviews run one after another: two at once would both see, and record, the same change. */
+  private reviews: Promise<void> = Promise.resolve();
+  private reviewRetry?: NodeJS.Timeout;
+  private stopBus?: () => void;
   private rebuildTimer?: NodeJS.Timeout;
   private started?: Promise<void>;
   private startedDone = false;
@@ -86,6 +93,7 @@ export class Gateway {
     this.audit = parts.audit;
     this.oauth = parts.oauth;
     this.upstreamTokens = parts.upstreamTokens;
+    this.definitions = new DefinitionGuard(parts.state.pins);
     this.parked = new ParkedCalls(parts.state.sealKey, parts.state.bus.replicaId);
     this.parkedRelay = new ParkedRelay(this.parked, parts.state.bus, this.log);
     this.subscriptions = new Subscriptions(this.log);
@@ -96,10 +104,12 @@ export class Gateway {
       createUpstream: (config, capabilities, owner) => this.createUpstream(config, capabilities, owner),
       onChange: () => this.events.emit('status'),
       onClose: (session, how) => this.forget(session, how),
+      review: (session) => this.reviewSession(session),
+      guard: this.definitions,
     });
     this.fanOut = new FanOut({ log: this.log, sessions: this.sessions, subscriptions: this.subscriptions, sharedUpstreams: () => this.upstreams });
     this.upstreams = this.config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
-    this.catalog = new Catalog([], this.config.separator);
+    this.catalog = new Catalog([], this.config.separator, this.definitions);
   }
 
   /** Connects every upstream in parallel; resolves when each has succeeded or failed once. */
@@ -128,13 +138,26 @@ export class Gateway {
   private async startOnce(): Promise<void> {
     const inherited = await this.audit?.start().catch((err: Error) => (this.log.error({ err: err.message }, 'could not sign the audit head at start'), 0));
     if (inherited) this.log.warn({ records: inherited }, 'the audit log had records after its last signed head (a previous process stopped before signing them, or, on a shared log, another replica had not signed them yet); signed now');
+    await this.definitions.load().catch((err: Error) => this.log.error({ err: err.message }, 'could not load the definition pins; definitions stay held back until they can be reviewed'));
+    // Another replica reviewed a change or an operator decided one: reload the pins and show what they say.
+    this.stopBus = this.state.bus.subscribe('pins', () =>
+      void this.definitions.load().then(
+        async () => {
+          await this.rebuild();
+          for (const session of this.sessions.all.values()) if (session.ownUpstreams.length > 0) this.sessions.catalogChanged(session);
+        },
+        (err: Error) => this.log.error({ err: err.message }, 'could not reload the definition pins'),
+      ),
+    );
     await Promise.all(this.upstreams.map((u) => u.start()));
-    this.rebuild();
+    await this.rebuild();
     this.sessions.start();
   }
 
   async stop(): Promise<void> {
     clearTimeout(this.rebuildTimer);
+    clearTimeout(this.reviewRetry);
+    this.stopBus?.();
     this.parkedRelay.stop();
     this.authFailures.stop();
     await this.sessions.stop();
@@ -151,7 +174,7 @@ export class Gateway {
       bearer: upstreamBearer(config, owner, this.upstreamTokens, this.oauth),
       onRequest: (req): Promise<Params> => this.fanOut.onRequest(upstream, req, owner),
     });
-    upstream.on('change', () => (owner ? this.sessions.catalogChanged(owner) : this.scheduleRebuild()));
+    upstream.on('change', () => (owner ? void this.reviewSession(owner) : this.scheduleRebuild()));
     upstream.on('notification', (n: JsonRpcNotification) => this.fanOut.onNotification(upstream, n));
     return upstream;
   }
@@ -184,12 +207,14 @@ export class Gateway {
     if (this.rebuildTimer) return;
     this.rebuildTimer = setTimeout(() => {
       this.rebuildTimer = undefined;
-      this.rebuild();
+      void this.rebuild();
     }, 20);
   }
 
-  rebuild(): void {
-    const catalog = new Catalog(this.upstreams, this.config.separator);
+  /** Reviews what the shared upstreams offer now, then merges what may be shown into a new catalog. */
+  async rebuild(): Promise<void> {
+    await this.review(this.upstreams);
+    const catalog = new Catalog(this.upstreams, this.config.separator, this.definitions);
     for (const c of catalog.conflicts) if (!this.catalog.conflicts.includes(c)) this.log.error({ conflict: c }, 'name conflict');
     this.catalog = catalog;
     const next = {
@@ -202,6 +227,65 @@ export class Gateway {
     for (const s of this.sessions.all.values()) s.catalog = undefined;
     for (const kind of changed) this.fanOut.broadcastListChanged(kind);
     this.events.emit('status');
+  }
+
+  /** A session's own servers came up or changed: their definitions are reviewed, then its catalog rebuilt. */
+  private async reviewSession(session: ClientSession): Promise<void> {
+    await this.review(this.upstreamsFor(session));
+    this.sessions.catalogChanged(session);
+  }
+
+  /**
+   * Pins and scans what the ready upstreams offer (definitions/guard.ts) and records each first sight and change
+   * in the audit chain before anything new is shown. A pin store that cannot answer holds new and changed
+   * definitions back (fail closed) and the review is tried again.
+   */
+  private review(upstreams: readonly Upstream[]): Promise<void> {
+    const run = async () => {
+      const offered = upstreams.filter((u) => u.state === 'ready').map(offeredOf);
+      let events: DefinitionEvent[];
+      try {
+        events = await this.definitions.review(offered, this.config.servers.map((s) => s.name));
+      } catch (err) {
+        this.log.error({ err: (err as Error).message }, 'could not review definitions; new and changed ones stay held back, retrying in 5 s');
+        clearTimeout(this.reviewRetry);
+        this.reviewRetry = setTimeout(() => void this.rebuild(), 5_000);
+        this.reviewRetry.unref();
+        return;
+      }
+      if (events.length === 0) return;
+      await Promise.allSettled(events.map((e) => this.recordDefinition(e)));
+      for (const server of new Set(events.map((e) => e.server))) void this.state.bus.publish('pins', { server }).catch(() => undefined);
+    };
+    this.reviews = this.reviews.then(run, run);
+    return this.reviews;
+  }
+
+  /** An operator decided a definition: every catalog here is rebuilt, and the other replicas are told. */
+  async definitionsChanged(server: string): Promise<void> {
+    await this.rebuild();
+    for (const session of this.sessions.all.values()) if (session.ownUpstreams.length > 0) this.sessions.catalogChanged(session);
+    await this.state.bus.publish('pins', { server }).catch((err: Error) => this.log.warn({ err: err.message }, 'could not tell the other replicas about a definition decision'));
+  }
+
+  /** One audit record per definition seen first, changed, approved or rejected. */
+  async recordDefinition(e: DefinitionEvent): Promise<void> {
+    if (e.outcome === 'quarantined') this.log.warn({ upstream: e.server, kind: e.kind, name: e.name, reason: e.reason }, 'definition quarantined');
+    await this.security.recorder.record({
+      time: new Date().toISOString(),
+      agent: e.by ?? 'sluice',
+      session: '-',
+      transport: '-',
+      method: 'definition',
+      target: `${e.kind} ${e.name}`,
+      upstream: e.server,
+      outcome: e.outcome,
+      reason: `${e.change}: ${e.reason}`,
+      findings: e.findings,
+      hashBefore: e.before,
+      hashAfter: e.after,
+      durationMs: 0,
+    });
   }
 
   /** Per-upstream status for /readyz. */
@@ -219,4 +303,9 @@ export class Gateway {
     }));
     return { ready: this.upstreams.every((u) => u.state === 'ready'), upstreams: [...upstreams, ...this.sessions.status()], conflicts: this.catalog.conflicts };
   }
+}
+
+/** What an upstream offers, as the definition guard reviews it. */
+function offeredOf(u: Upstream): OfferedServer {
+  return { server: u.name, policy: u.config.definitions, ...u.lists, instructions: u.instructions };
 }

@@ -5,10 +5,10 @@ import { isLocal } from '../protocol/errors.js';
 import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import type { Upstream } from '../upstream/upstream.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, Held } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
 import { ParkedCall } from './input-required.js';
-import { readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
+import { QUARANTINE_RULE, readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
 import type { LabelHolder } from '../state/ports.js';
 import { toolSecurity } from '../policy/rules.js';
 import { mergedInstructions } from './instructions.js';
@@ -172,7 +172,8 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
     checkedRequest(ctx, 'tools/call', name, (args as Params | undefined) ?? {}, {
       resolve: () => {
         const route = catalog.toolRoutes.get(name);
-        return route && { server: route.upstream.config, upstreamName: route.name, definition: catalog.toolDefinitions.get(name) };
+        if (route) return { server: catalog.configOf(route.upstream), upstreamName: route.name, definition: catalog.toolDefinitions.get(name) };
+        return heldBack(catalog.heldTools.get(name), name);
       },
       execute: async (resolved, checked) => {
         const upstream = catalog.toolRoutes.get(name)!.upstream;
@@ -201,8 +202,16 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
   if (outcome.ok) return outcome.result;
   // An unknown name is a protocol error in MCP (the client may have a stale list); every other refusal is a
   // tool result the model reads.
-  if (outcome.refusal.step === 'resolve') throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (outcome.refusal.step === 'resolve') throw new RpcError(ErrorCode.InvalidParams, outcome.refusal.rule === QUARANTINE_RULE ? outcome.refusal.reason : `Unknown tool: ${name}`);
   return refusalResult(outcome.refusal);
+}
+
+/** A held-back definition's refusal: what it is, why, and what an operator does about it. */
+function heldBack(held: Held | undefined, shownAs: string): { heldBack: string } | undefined {
+  if (!held) return undefined;
+  const what = `${held.kind} "${shownAs}"${shownAs === held.name ? '' : ` (${held.name} of server "${held.server}")`}`;
+  const next = held.status === 'unreviewed' ? '' : `; an operator can look at it with \`sluice definitions diff ${shownAs}\` and approve it`;
+  return { heldBack: `${what} is ${held.status === 'unreviewed' ? 'held back' : held.status}: ${held.reason}${next}` };
 }
 
 /** The W3C trace id a client sent in `_meta.traceparent`, else a fresh one. */
@@ -239,22 +248,24 @@ function askClientFor(ctx: RequestContext): ((message: string, args: Params) => 
 }
 
 /** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
-async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, owner: Upstream | undefined, upstreamName: string, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
+async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, owner: Upstream | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
+  const catalog = catalogOf(ctx);
   const outcome = await runChecked(
     checkedRequest(ctx, method, target, {}, {
-      resolve: () => owner && { server: owner.config, upstreamName },
+      resolve: () => (owner ? { server: catalog.configOf(owner), upstreamName } : heldBack(held, target)),
       execute,
     }),
   );
   if (outcome.ok) return outcome.result;
-  if (outcome.refusal.step === 'resolve') throw notFound();
+  if (outcome.refusal.step === 'resolve' && outcome.refusal.rule !== QUARANTINE_RULE) throw notFound();
   throw new RpcError(ErrorCode.Forbidden, readRefusalMessage(outcome.refusal), { step: outcome.refusal.step });
 }
 
 async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
-  const route = catalogOf(ctx).promptRoutes.get(name);
-  return checkedRead(ctx, 'prompts/get', name, route?.upstream, route?.name ?? name, () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
+  const catalog = catalogOf(ctx);
+  const route = catalog.promptRoutes.get(name);
+  return checkedRead(ctx, 'prompts/get', name, route?.upstream, route?.name ?? name, catalog.heldPrompts.get(name), () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
     forward(ctx, route!.upstream, 'prompts/get', params, { name: route!.name }),
   );
 }
@@ -266,8 +277,9 @@ function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
 
 async function readResource(ctx: RequestContext, params: Params): Promise<Params> {
   const uri = requireString(params, 'uri');
-  const owner = catalogOf(ctx).ownerOfUri(uri);
-  return checkedRead(ctx, 'resources/read', uri, owner, uri, () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
+  const catalog = catalogOf(ctx);
+  const owner = catalog.ownerOfUri(uri);
+  return checkedRead(ctx, 'resources/read', uri, owner, uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
 }
 
 /** The tools this session's role may see. */
@@ -332,14 +344,14 @@ async function initialize(ctx: RequestContext, params: Params): Promise<Params> 
   await ctx.gateway.sessions.startOwnServers(session);
   session.initialized = true;
   ctx.gateway.sessions.register(session);
-  return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: mergedInstructions(ctx.gateway.upstreamsFor(session)) };
+  return { protocolVersion: version, capabilities: GATEWAY_CAPABILITIES, serverInfo: ctx.gateway.serverInfo, instructions: mergedInstructions(ctx.gateway.upstreamsFor(session), catalogOf(ctx).heldInstructions) };
 }
 
 /** Every method sluice answers, by name. Looked up with Map.get, so a method name can never reach a prototype. */
 export const HANDLERS = new Map<string, Handler>([
   ['initialize', initialize],
   ['ping', async () => ({})],
-  ['server/discover', async (ctx) => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: mergedInstructions(ctx.gateway.upstreams) })],
+  ['server/discover', async (ctx) => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: mergedInstructions(ctx.gateway.upstreams, ctx.gateway.catalog.heldInstructions) })],
   ['tools/list', async (ctx, p) => listTools(ctx, p)],
   ['prompts/list', async (ctx, p) => paginate(catalogOf(ctx).prompts, 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
   ['resources/list', async (ctx, p) => paginate(catalogOf(ctx).resources, 'resources', cursorOf(p), ctx.gateway.config.pageSize)],

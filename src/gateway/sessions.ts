@@ -1,6 +1,7 @@
 import type { GatewayConfig, ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { notification, type Params } from '../protocol/jsonrpc.js';
+import type { DefinitionGuard } from '../definitions/guard.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { Catalog } from './catalog.js';
 import type { ClientSession } from './session.js';
@@ -14,6 +15,9 @@ export interface SessionsDeps {
   onChange(): void;
   /** A session is closing: everything elsewhere that holds it lets go (labels, approvals, subscriptions). */
   onClose(session: ClientSession, how: 'end' | 'release'): Promise<void>;
+  /** Reviews the definitions of a session's servers (before its client sees them). */
+  review(session: ClientSession): Promise<void>;
+  guard: DefinitionGuard;
 }
 
 /**
@@ -87,6 +91,7 @@ export class Sessions {
       started.push(upstream);
     }
     await Promise.all(started.map((u) => u.start()));
+    if (started.length > 0) await this.deps.review(session);
     session.catalog = undefined;
   }
 
@@ -126,7 +131,7 @@ export class Sessions {
   /** The catalog a session sees: the shared one, or — with per-session servers — its own merge. */
   catalogFor(session: ClientSession, shared: Catalog, sharedUpstreams: readonly Upstream[]): Catalog {
     if (session.ownUpstreams.length === 0) return shared;
-    session.catalog ??= new Catalog(this.upstreamsFor(session, sharedUpstreams), this.deps.config.separator);
+    session.catalog ??= new Catalog(this.upstreamsFor(session, sharedUpstreams), this.deps.config.separator, this.deps.guard);
     return session.catalog;
   }
 

@@ -7,6 +7,7 @@ import { READ_STEPS, TOOL_STEPS } from './step-names.js';
 import { deny, describeFinding, STEP_FUNCTIONS, type CheckedRequest, type RequestState } from './steps.js';
 
 export type { CheckedRequest, Resolved } from './steps.js';
+export { QUARANTINE_RULE } from './steps.js';
 
 /** What came of a checked request: the result to hand out, or the refusal that stopped it. */
 export type Outcome = { ok: true; result: Params } | { ok: false; refusal: Refusal };

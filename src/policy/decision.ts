@@ -18,10 +18,10 @@ export interface DecisionEvent {
   agent: string;
   session: string;
   transport: string;
-  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval' | 'authenticate';
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval' | 'authenticate' | 'definition';
   target: string;
   upstream?: string;
-  outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired';
+  outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired' | 'allowed' | 'quarantined' | 'approved' | 'rejected';
   step?: Step;
   rule?: string;
   reason?: string;
@@ -35,6 +35,9 @@ export interface DecisionEvent {
   /** The result was scanned with every filter on and nothing was found: the audit need not scan it again. */
   resultClean?: boolean;
   findings?: string[];
+  /** For definitions: the pin before (last seen or last trusted) and after, so a change can be checked against the server. */
+  hashBefore?: string;
+  hashAfter?: string;
   labelBefore?: Label;
   labelAfter?: Label;
   durationMs: number;

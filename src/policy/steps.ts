@@ -32,8 +32,11 @@ export interface CheckedRequest {
   /** The tool or prompt name, or the URI, exactly as the client sent it. */
   target: string;
   arguments: Params;
-  /** Looks the target up in the caller's catalog; undefined when nothing by that name is offered. */
-  resolve(): Resolved | undefined;
+  /**
+   * Looks the target up in the caller's catalog; undefined when nothing by that name is offered, `heldBack`
+   * when something is but may not be used (a quarantined definition): refused with that reason.
+   */
+  resolve(): Resolved | { heldBack: string } | undefined;
   execute(resolved: Resolved, args: Params): Promise<Params>;
   /** Ties this request's records together. */
   traceId?: string;
@@ -107,12 +110,16 @@ const rateLimit: StepFn = async (s) => {
   return deny('rate-limit', `${t.what} exceeded; retry in ${(taken.retryAfterMs / 1000).toFixed(1)} s`, t.rule);
 };
 
+/** The rule a refusal of a held-back definition names: the handlers tell it from an unknown name by it. */
+export const QUARANTINE_RULE = 'definitions';
+
 const UNKNOWN: Record<CheckedRequest['method'], string> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
 
 /** The name as sent, looked up in the caller's catalog: an unknown or look-alike name goes no further. */
 const resolve: StepFn = (s) => {
   const resolved = s.req.resolve();
   if (!resolved) return deny('resolve', `no ${UNKNOWN[s.req.method]} "${printable(s.req.target)}" is offered`);
+  if ('heldBack' in resolved) return deny('resolve', resolved.heldBack, QUARANTINE_RULE);
   s.resolved = resolved;
   if (s.req.method === 'tools/call') {
     s.toolSec = toolSecurity(resolved.server.tools, resolved.upstreamName);

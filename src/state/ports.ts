@@ -193,6 +193,12 @@ export interface BusMessages {
   sessions: SessionMessage;
   parked: ParkedMessage;
   sse: SseMessage;
+  /** Definition pins changed (a review, an operator's decision): the others reload them and rebuild. */
+  pins: PinsMessage;
+}
+
+export interface PinsMessage {
+  server: string;
 }
 
 /** A POST to /messages that reached another replica than the one holding its stream. */
@@ -244,7 +250,8 @@ export interface ParkedMessage {
  */
 export interface DefinitionPin {
   server: string;
-  kind: 'tool' | 'prompt' | 'resource' | 'resource-template' | 'instructions';
+  /** `server`: the server itself was enrolled (every configured server at the very first start). */
+  kind: 'tool' | 'prompt' | 'resource' | 'resource-template' | 'instructions' | 'server';
   name: string;
   /** The pin (hash) of the definition as last seen, and that definition, for diffs. */
   hash: string;

@@ -6,6 +6,7 @@ import { Waiters, copy } from './memory-state.js';
 import type {
   DefinitionPin,
   PinStore,
+  PinsMessage,
   ApprovalStore,
   ApprovalVerdict,
   Bus,
@@ -611,6 +612,7 @@ const BUS_SHAPES: { [T in BusTopic]: (v: unknown) => v is BusMessages[T] } = {
     isObject(v) && typeof v.session === 'string' && SESSION_KINDS.has(String(v.kind)) && (v.kind === 'changed' || v.kind === 'ended' || isObject(v.message)),
   parked: (v): v is ParkedMessage => isObject(v) && PARKED_KINDS.has(String(v.kind)) && isString(v.to) && isString(v.reply),
   sse: (v): v is SseMessage => isObject(v) && isString(v.stream) && isString(v.owner) && isString(v.text),
+  pins: (v): v is PinsMessage => isObject(v) && isString(v.server),
 };
 
 /** Pins in one hash, a field per server, kind and name: every replica reads and writes the same. */

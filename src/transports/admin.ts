@@ -5,6 +5,8 @@ import type { AuditStore } from '../audit/store.js';
 import { verifyStore, type AuditVerification, type Checkpoint } from '../audit/verify.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { Operator } from '../gateway/operator.js';
+import { AmbiguousDefinition, DefinitionDesk, DefinitionNotFound, type DefinitionQuery } from '../gateway/definition-desk.js';
+import { StaleDefinition } from '../definitions/guard.js';
 import { resolveBearer } from '../identity/principal.js';
 import { ADMIN } from '../identity/tokens.js';
 import type { Activity } from '../telemetry/activity.js';
@@ -30,6 +32,7 @@ type Route = (call: Call) => Promise<void> | void;
  */
 export class AdminApi {
   private readonly operator: Operator;
+  private readonly desk: DefinitionDesk;
   private readonly routes: Record<string, Route>;
 
   constructor(
@@ -38,6 +41,7 @@ export class AdminApi {
     activity?: Activity,
   ) {
     this.operator = new Operator(gateway);
+    this.desk = new DefinitionDesk(gateway);
     const approvals = gateway.approvals;
     this.routes = {
       'GET /admin/status': async ({ send }) => send(200, await this.operator.status()),
@@ -72,6 +76,20 @@ export class AdminApi {
           // The second of two concurrent decisions lands here: the first one won.
           send(409, { error: (err as Error).message });
         }
+      },
+      'GET /admin/definitions': async ({ send }) => send(200, { definitions: await this.desk.list() }),
+      'GET /admin/definitions/diff': async ({ send, url }) => {
+        const query = definitionQuery(Object.fromEntries(url.searchParams));
+        if (typeof query === 'string') return send(400, { error: query });
+        await deskAnswer(send, () => this.desk.diff(query));
+      },
+      'POST /admin/definitions/decide': async ({ req, send }) => {
+        const body = (await readJson(req)) as Record<string, unknown>;
+        const query = definitionQuery(body);
+        if (typeof query === 'string') return send(400, { error: query });
+        if (body.decision !== 'approve' && body.decision !== 'reject') return send(400, { error: '"decision" must be "approve" or "reject"' });
+        if (body.hash !== undefined && typeof body.hash !== 'string') return send(400, { error: '"hash" must be a string' });
+        await deskAnswer(send, () => this.desk.decide({ ...query, hash: body.hash as string | undefined }, body.decision === 'approve', ADMIN));
       },
       'GET /admin/audit': async ({ send, url }) => {
         const audit = this.gateway.audit;
@@ -229,4 +247,23 @@ function readJson(req: IncomingMessage): Promise<unknown> {
     });
     req.on('error', reject);
   });
+}
+
+/** A definition named in a request: `name`, and optionally `server` and `kind`, all strings. */
+function definitionQuery(body: Record<string, unknown>): DefinitionQuery | string {
+  const { name, server, kind } = body;
+  if (typeof name !== 'string' || name === '') return '"name" is required';
+  if ((server !== undefined && typeof server !== 'string') || (kind !== undefined && typeof kind !== 'string')) return '"server" and "kind" must be strings';
+  return { name, server: server || undefined, kind: kind || undefined };
+}
+
+/** Unknown names are 404, ambiguous ones and stale decisions 409: the operator looks again. */
+async function deskAnswer(send: Send, work: () => Promise<unknown>): Promise<void> {
+  try {
+    send(200, await work());
+  } catch (err) {
+    if (err instanceof DefinitionNotFound) return send(404, { error: err.message });
+    if (err instanceof AmbiguousDefinition || err instanceof StaleDefinition) return send(409, { error: err.message });
+    throw err;
+  }
 }

@@ -1,0 +1,254 @@
+import type { DefinitionsPolicy } from '../config/schema.js';
+import { pinId, type DefinitionPin, type PinStore } from '../state/ports.js';
+import { pinOf, type DefinitionKind } from './pin.js';
+import { isFlagged, PeerIndex, scanDefinition, type DefinitionFinding, type ScannedDefinition } from './scan.js';
+
+/** One server's definitions as it listed them (entries exactly as sent), with the policy that applies to it. */
+export interface OfferedServer {
+  server: string;
+  policy: DefinitionsPolicy;
+  tools: readonly Record<string, unknown>[];
+  prompts: readonly Record<string, unknown>[];
+  resources: readonly Record<string, unknown>[];
+  resourceTemplates: readonly Record<string, unknown>[];
+  instructions?: string;
+}
+
+/** Whether a client may see a definition now, and if not, why. */
+export type Verdict = { shown: true; untrusted: boolean } | { shown: false; status: 'quarantined' | 'rejected' | 'unreviewed'; reason: string };
+
+/** What happened to one definition at discovery or by an operator: one audit record each. */
+export interface DefinitionEvent {
+  server: string;
+  kind: DefinitionKind;
+  name: string;
+  change: 'first-seen' | 'changed' | 'approved' | 'rejected';
+  /** The pin as last seen (or last trusted, for an operator's decision), and the pin now. */
+  before?: string;
+  after: string;
+  outcome: 'allowed' | 'quarantined' | 'approved' | 'rejected';
+  reason: string;
+  findings: string[];
+  by?: string;
+}
+
+/** The key each kind of entry is named by in its list. */
+const KEYS: Record<Exclude<DefinitionKind, 'instructions'>, { list: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'; key: string }> = {
+  tool: { list: 'tools', key: 'name' },
+  prompt: { list: 'prompts', key: 'name' },
+  resource: { list: 'resources', key: 'uri' },
+  'resource-template': { list: 'resourceTemplates', key: 'uriTemplate' },
+};
+
+/** An operator's decision about a definition that changed again since it was shown to them. */
+export class StaleDefinition extends Error {}
+
+/** Instructions are one text per server, pinned under this name. */
+export const INSTRUCTIONS = 'instructions';
+
+const UNREVIEWED: Verdict = { shown: false, status: 'unreviewed', reason: 'it has not been reviewed yet (a new or changed definition is checked before it is shown); try again in a moment' };
+
+/**
+ * Pins every definition an upstream offers and decides what a client may see (issue 16). A definition is shown
+ * when its pin is the one last trusted — by the first start, by the server's policy, or by an operator — and held
+ * back otherwise: quarantined when it is new on a server added later, changed since it was trusted, or flagged by
+ * the scanner; rejected when an operator said no to exactly that pin.
+ *
+ * Reviews are asynchronous (the pin store may be a network away); verdicts are synchronous, read from the pins
+ * this process last loaded, so building a catalog stays a walk over Maps. A definition no review has seen yet is
+ * held back until one has: what cannot be checked is not shown.
+ */
+export class DefinitionGuard {
+  /** The pins as last loaded or written, by pinId. */
+  private pins = new Map<string, DefinitionPin>();
+  /** Entries are the objects an upstream sent; they stay the same until its list is read again. */
+  private readonly hashes = new WeakMap<object, string>();
+  private instructionHashes = new Map<string, string>();
+
+  constructor(
+    private readonly store: PinStore,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  /** Loads every pin from the store (at start, and when another replica changed one). */
+  async load(): Promise<void> {
+    this.pins = new Map((await this.store.list()).map((p) => [pinId(p), p]));
+  }
+
+  /** The pin of an entry as sent; computed once per entry object. */
+  hashOf(kind: DefinitionKind, entry: Record<string, unknown> | string): string {
+    if (typeof entry === 'string') {
+      let hash = this.instructionHashes.get(entry);
+      if (!hash) {
+        hash = pinOf(kind, entry);
+        if (this.instructionHashes.size > 1000) this.instructionHashes = new Map();
+        this.instructionHashes.set(entry, hash);
+      }
+      return hash;
+    }
+    let hash = this.hashes.get(entry);
+    if (!hash) this.hashes.set(entry, (hash = pinOf(kind, entry)));
+    return hash;
+  }
+
+  /** Whether a client may see this definition now (synchronous: from the pins this process holds). */
+  verdict(server: string, kind: DefinitionKind, name: string, entry: Record<string, unknown> | string, policy: DefinitionsPolicy): Verdict {
+    const pin = this.pins.get(pinId({ server, kind, name }));
+    const hash = this.hashOf(kind, entry);
+    if (!pin) return UNREVIEWED;
+    if (pin.trustedHash === hash) return { shown: true, untrusted: pin.hash === hash && policy.flagged === 'untrusted' && isFlagged(pin.findings) };
+    if (pin.hash !== hash) return UNREVIEWED;
+    if (pin.status === 'rejected') return { shown: false, status: 'rejected', reason: 'an operator rejected this definition' };
+    return { shown: false, status: 'quarantined', reason: quarantineReason(pin) };
+  }
+
+  /**
+   * Pins what the servers offer now: a definition seen for the first time, or different from its pin, is
+   * scanned (beside every server's tools, for shadowing), decided by policy, written to the store and returned
+   * as an event for the audit log. Unchanged definitions cost a hash lookup. `configured` names every server
+   * in the config: on the very first start (no server enrolled yet) they are all enrolled.
+   */
+  async review(servers: readonly OfferedServer[], configured: readonly string[]): Promise<DefinitionEvent[]> {
+    const enrolled = new Set([...this.pins.values()].filter((p) => p.kind === 'server').map((p) => p.server));
+    const writes: DefinitionPin[] = [];
+    const now = this.now();
+    if (enrolled.size === 0) {
+      for (const server of configured) {
+        enrolled.add(server);
+        writes.push(serverPin(server, now));
+      }
+    }
+    let index: PeerIndex | undefined;
+    const events: DefinitionEvent[] = [];
+    for (const offered of servers) {
+      for (const [kind, name, entry] of entriesOf(offered)) {
+        const key = pinId({ server: offered.server, kind, name });
+        const pin = this.pins.get(key);
+        const hash = this.hashOf(kind, entry);
+        if (pin?.hash === hash) continue;
+        index ??= peerIndex(servers);
+        const findings = scanSafely(kind, name, entry, index.from(offered.server));
+        const decided = decide(pin, hash, findings, offered.policy, enrolled.has(offered.server));
+        const next: DefinitionPin = {
+          server: offered.server,
+          kind,
+          name,
+          hash,
+          definition: entry,
+          ...(decided.trust ? { trustedHash: hash, trusted: entry } : pin?.trustedHash ? { trustedHash: pin.trustedHash, trusted: pin.trusted } : {}),
+          status: decided.trust ? 'trusted' : 'quarantined',
+          findings,
+          firstSeen: pin?.firstSeen ?? now,
+          changedAt: now,
+        };
+        writes.push(next);
+        events.push({ server: offered.server, kind, name, change: pin ? 'changed' : 'first-seen', before: pin?.hash, after: hash, outcome: decided.trust ? 'allowed' : 'quarantined', reason: decided.reason, findings: findings.map(describe) });
+      }
+    }
+    if (writes.length === 0) return events;
+    await this.store.put(writes);
+    for (const p of writes) this.pins.set(pinId(p), p);
+    return events;
+  }
+
+  /** Every pin an operator looks at (enrolments left out), from the store: another replica may have changed one. */
+  async list(): Promise<DefinitionPin[]> {
+    await this.load();
+    return [...this.pins.values()].filter((p) => p.kind !== 'server');
+  }
+
+  /**
+   * An operator trusts (approve) or refuses (reject) a definition as last seen. With `hash`, only that exact
+   * pin: a definition that changed again after the operator looked at it is not approved unseen.
+   */
+  async decide(target: { server: string; kind: DefinitionKind; name: string; hash?: string }, approve: boolean, by: string): Promise<{ pin: DefinitionPin; event: DefinitionEvent }> {
+    const pin = await this.store.get(target.server, target.kind, target.name);
+    if (!pin) throw new Error(`no ${target.kind} "${target.name}" of server "${target.server}" has been seen`);
+    if (target.hash !== undefined && target.hash !== pin.hash) throw new StaleDefinition(`the ${target.kind} "${target.name}" changed again since it was shown (pin ${pin.hash.slice(0, 12)}, not ${target.hash.slice(0, 12)}); look at it again`);
+    const next: DefinitionPin = approve
+      ? { ...pin, status: 'trusted', trustedHash: pin.hash, trusted: pin.definition, changedAt: this.now() }
+      : { ...pin, status: 'rejected', changedAt: this.now() };
+    await this.store.put([next]);
+    this.pins.set(pinId(next), next);
+    const event: DefinitionEvent = {
+      server: pin.server,
+      kind: target.kind,
+      name: pin.name,
+      change: approve ? 'approved' : 'rejected',
+      before: pin.trustedHash,
+      after: pin.hash,
+      outcome: approve ? 'approved' : 'rejected',
+      reason: approve ? 'an operator approved this definition' : 'an operator rejected this definition',
+      findings: pin.findings.map(describe),
+      by,
+    };
+    return { pin: next, event };
+  }
+}
+
+/** What policy makes of a new or changed definition. */
+function decide(pin: DefinitionPin | undefined, hash: string, findings: DefinitionFinding[], policy: DefinitionsPolicy, enrolled: boolean): { trust: boolean; reason: string } {
+  if (pin?.trustedHash === hash) return { trust: true, reason: 'back to the definition last trusted' };
+  if (isFlagged(findings) && policy.flagged === 'quarantine') return { trust: false, reason: `the definition scanner flagged it (${summary(findings)})` };
+  const noted = isFlagged(findings) ? `; flagged (${summary(findings)}), allowed by policy (flagged: ${policy.flagged})` : '';
+  if (pin?.trustedHash !== undefined) {
+    return policy.changed === 'allow' ? { trust: true, reason: `changed since it was trusted; allowed by policy (changed: allow)${noted}` } : { trust: false, reason: 'changed since it was trusted' };
+  }
+  const rule = policy.new ?? (enrolled ? 'allow' : 'quarantine');
+  if (rule === 'allow') return { trust: true, reason: `new; allowed by policy (new: ${policy.new ?? (enrolled ? 'allow, the server was there at the first start' : 'allow')})${noted}` };
+  return { trust: false, reason: policy.new ? 'new; waits for approval (new: quarantine)' : 'new, on a server added after the first start; waits for approval' };
+}
+
+function quarantineReason(pin: DefinitionPin): string {
+  if (isFlagged(pin.findings)) return `the definition scanner flagged it (${summary(pin.findings)})`;
+  return pin.trustedHash ? 'its definition changed since it was trusted' : 'it is new and waits for approval';
+}
+
+const describe = (f: DefinitionFinding | DefinitionPin['findings'][number]) => `${f.rule} (${f.severity}) in ${f.where}: ${f.evidence}`;
+
+function summary(findings: readonly { rule: string; severity: string }[]): string {
+  const rules = [...new Set(findings.filter((f) => f.severity !== 'low').map((f) => f.rule))];
+  return rules.join(', ');
+}
+
+function serverPin(server: string, now: string): DefinitionPin {
+  return { server, kind: 'server', name: server, hash: '', definition: null, status: 'trusted', findings: [], firstSeen: now, changedAt: now };
+}
+
+/** Every definition of one server as [kind, name, entry]; instructions as their text. */
+function* entriesOf(offered: OfferedServer): Generator<[DefinitionKind, string, Record<string, unknown> | string]> {
+  for (const [kind, { list, key }] of Object.entries(KEYS) as [Exclude<DefinitionKind, 'instructions'>, (typeof KEYS)['tool']][]) {
+    for (const entry of offered[list]) {
+      const name = entry[key];
+      if (typeof name === 'string') yield [kind, name, entry];
+    }
+  }
+  if (offered.instructions) yield ['instructions', INSTRUCTIONS, offered.instructions];
+}
+
+function peerIndex(servers: readonly OfferedServer[]): PeerIndex {
+  return new PeerIndex(servers.flatMap((s) => s.tools.flatMap((t) => (typeof t.name === 'string' ? [{ server: s.server, name: t.name, description: text(t.description) }] : []))));
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** What a client shows of an entry, as the scanner reads it: strings only, whatever the server sent. */
+function scannedOf(kind: DefinitionKind, name: string, entry: Record<string, unknown> | string): ScannedDefinition {
+  if (typeof entry === 'string') return { name: INSTRUCTIONS, description: entry };
+  const base = { name: text(entry.name) ?? name, title: text(entry.title), description: text(entry.description) };
+  if (kind === 'tool') {
+    const annotations = entry.annotations !== null && typeof entry.annotations === 'object' && !Array.isArray(entry.annotations) ? (entry.annotations as ScannedDefinition['annotations']) : undefined;
+    return { ...base, inputSchema: entry.inputSchema, outputSchema: entry.outputSchema, annotations };
+  }
+  if (kind === 'prompt') return { ...base, inputSchema: { arguments: Array.isArray(entry.arguments) ? entry.arguments : [] } };
+  return base;
+}
+
+/** A scanner that fails on some input says "flagged", never "clean". */
+function scanSafely(kind: DefinitionKind, name: string, entry: Record<string, unknown> | string, peers: PeerIndex): DefinitionFinding[] {
+  try {
+    return scanDefinition(scannedOf(kind, name, entry), kind === 'tool' ? peers : []).findings;
+  } catch (err) {
+    return [{ rule: 'suspicious-parameter', severity: 'high', where: 'definition', evidence: `the scanner could not read it: ${(err as Error).message}`.slice(0, 200) }];
+  }
+}
