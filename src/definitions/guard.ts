@@ -186,22 +186,22 @@ export class DefinitionGuard {
   }
 }
 
-/** What policy makes of a new or changed definition. */
+/** What policy makes of a new or changed definition, and why, in words an operator reads. */
 function decide(pin: DefinitionPin | undefined, hash: string, findings: DefinitionFinding[], policy: DefinitionsPolicy, enrolled: boolean): { trust: boolean; reason: string } {
   if (pin?.trustedHash === hash) return { trust: true, reason: 'back to the definition last trusted' };
-  if (isFlagged(findings) && policy.flagged === 'quarantine') return { trust: false, reason: `the definition scanner flagged it (${summary(findings)})` };
-  const noted = isFlagged(findings) ? `; flagged (${summary(findings)}), allowed by policy (flagged: ${policy.flagged})` : '';
-  if (pin?.trustedHash !== undefined) {
-    return policy.changed === 'allow' ? { trust: true, reason: `changed since it was trusted; allowed by policy (changed: allow)${noted}` } : { trust: false, reason: 'changed since it was trusted' };
-  }
-  const rule = policy.new ?? (enrolled ? 'allow' : 'quarantine');
-  if (rule === 'allow') return { trust: true, reason: `new; allowed by policy (new: ${policy.new ?? (enrolled ? 'allow, the server was there at the first start' : 'allow')})${noted}` };
-  return { trust: false, reason: policy.new ? 'new; waits for approval (new: quarantine)' : 'new, on a server added after the first start; waits for approval' };
+  const changed = pin?.trustedHash !== undefined;
+  const what = changed ? 'changed since it was trusted' : enrolled || policy.new ? 'new' : 'new, on a server added after the first start';
+  const flagged = isFlagged(findings) ? `the definition scanner flagged it (${summary(findings)})` : undefined;
+  if (flagged && policy.flagged === 'quarantine') return { trust: false, reason: `${what}, and ${flagged}` };
+  const rule = changed ? policy.changed : (policy.new ?? (enrolled ? 'allow' : 'quarantine'));
+  if (rule === 'quarantine') return { trust: false, reason: `${what}; waits for approval` };
+  const by = changed ? 'changed: allow' : policy.new ? 'new: allow' : 'the server was there at the first start';
+  return { trust: true, reason: `${what}; allowed (${by})${flagged ? `; ${flagged}, allowed by policy (flagged: ${policy.flagged})` : ''}` };
 }
 
 function quarantineReason(pin: DefinitionPin): string {
-  if (isFlagged(pin.findings)) return `the definition scanner flagged it (${summary(pin.findings)})`;
-  return pin.trustedHash ? 'its definition changed since it was trusted' : 'it is new and waits for approval';
+  const what = pin.trustedHash ? 'it changed since it was trusted' : 'it is new';
+  return isFlagged(pin.findings) ? `${what}, and the definition scanner flagged it (${summary(pin.findings)})` : pin.trustedHash ? what : `${what} and waits for approval`;
 }
 
 const describe = (f: DefinitionFinding | DefinitionPin['findings'][number]) => `${f.rule} (${f.severity}) in ${f.where}: ${f.evidence}`;
