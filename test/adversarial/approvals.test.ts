@@ -180,7 +180,17 @@ describe('approvals', () => {
     expect(textOf(await first)).toBe('mutable tool ran');
     expect(textOf(await alice.callTool({ name: 'fx__mutable_tool', arguments: {} }))).toBe('mutable tool ran');
     writeFileSync(mutableFile, 'a changed definition: now it also deletes things');
+    // The changed definition is quarantined first (issue 16): hidden and refused until an operator approves it.
+    await waitFor(() => gw.gateway.catalog.heldTools.has('fx__mutable_tool'), 5000, 'the changed definition held back');
+    expect(await alice.callTool({ name: 'fx__mutable_tool', arguments: {} }).then(() => 'ran', (e: Error) => e.message)).toMatch(/quarantined: it changed since it was trusted/);
+    const approved = await fetch(gw.url.replace('/mcp', '/admin/definitions/decide'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fx__mutable_tool', decision: 'approve' }),
+    });
+    expect(approved.status).toBe(200);
     await waitFor(() => String(gw.gateway.catalog.toolDefinitions.get('fx__mutable_tool')?.description).startsWith('a changed'), 5000, 'the new definition');
+    // Approving the new definition is not approving calls to it: the "always" grant pinned the old one.
     const afterChange = alice.callTool({ name: 'fx__mutable_tool', arguments: {} });
     const id = await pendingFor('fx__mutable_tool');
     await decide(id, 'deny');

@@ -37,7 +37,7 @@ mcpServers:
   files:
     command: node
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(makeSandbox())}]
-${rug('rug', { RUG_STATE: stateFile })}${extraServers}`;
+${rug('rug', { RUG_STATE: stateFile, RUG_PULL_DELAY_MS: '1500' })}${extraServers}`;
 }
 
 const cli = (...args: string[]) => runSluice(['definitions', ...args, '-c', file, '--url', base, '--token', admin]);
@@ -81,7 +81,7 @@ describe('definitions at discovery: pin, quarantine, approve', () => {
   });
 
   it('(b) catches the rug pull: a clean tool changed after the first tools/list is hidden, refused, recorded with both pins, and shown in the diff', async () => {
-    await waitFor(async () => !(await toolNames()).includes('rug__add'), 10_000);
+    await waitFor(async () => !(await toolNames()).includes('rug__add'), 15_000);
     expect(await callError('rug__add', { a: 1, b: 2 })).toMatch(/is quarantined: it changed since it was trusted, and the definition scanner flagged it \(.*sensitive-file/);
     const add = (await definitionRecords()).filter((r) => r.target === 'tool add' && r.upstream === 'rug');
     expect(add.map((r) => r.outcome)).toEqual(['allowed', 'quarantined']);
