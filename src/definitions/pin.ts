@@ -12,27 +12,3 @@ export type DefinitionKind = 'tool' | 'prompt' | 'resource' | 'resource-template
 export function pinOf(kind: DefinitionKind, definition: unknown): string {
   return createHash('sha256').update(canonicalJson({ kind, definition })).digest('hex');
 }
-
-/** Where a pin is kept: one per server, kind and name. */
-export function pinKey(server: string, kind: DefinitionKind, name: string): string {
-  return `${server}\u0000${kind}\u0000${name}`;
-}
-
-export interface PinChange {
-  key: string;
-  change: 'added' | 'changed' | 'removed';
-  before?: string;
-  after?: string;
-}
-
-/** What differs between the pins on record and the definitions seen now, in key order. */
-export function comparePins(pinned: ReadonlyMap<string, string>, current: ReadonlyMap<string, string>): PinChange[] {
-  const changes: PinChange[] = [];
-  for (const [key, after] of current) {
-    const before = pinned.get(key);
-    if (before === undefined) changes.push({ key, change: 'added', after });
-    else if (before !== after) changes.push({ key, change: 'changed', before, after });
-  }
-  for (const [key, before] of pinned) if (!current.has(key)) changes.push({ key, change: 'removed', before });
-  return changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}

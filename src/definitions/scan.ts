@@ -119,9 +119,14 @@ export class PeerIndex {
     return this.except !== undefined && (this.byName.get(name.toLowerCase()) ?? []).some((t) => t.server === this.except);
   }
 
-  /** Whether the server being scanned came first with this name (config order): the others copy it, not it them. */
-  ownsName(name: string): boolean {
-    return this.except !== undefined && this.byName.get(name.toLowerCase())?.[0]?.server === this.except;
+  /**
+   * Whether `peer` had its name before the server being scanned did (config order): a copy is the later one, so
+   * only an earlier peer can be copied. With no tool of that name of its own in the index, every peer is earlier.
+   */
+  precedes(peer: PeerTool): boolean {
+    const list = this.byName.get(peer.name.toLowerCase()) ?? [];
+    const own = list.findIndex((t) => t.server === this.except);
+    return own < 0 || list.indexOf(peer) < own;
   }
 
   get size(): number {
@@ -540,7 +545,7 @@ function shadowing(def: ScannedDefinition, text: Prose, peers: PeerIndex): Defin
       findings.push({ rule: 'same-name', severity: 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}: the same server configured twice` });
       continue;
     }
-    const alike = !peers.ownsName(def.name) && (copy || text.sentences.some(([, x]) => AGAINST_PEER.test(x)));
+    const alike = peers.precedes(peer) && (copy || text.sentences.some(([, x]) => AGAINST_PEER.test(x)));
     findings.push({ rule: alike ? 'shadowing' : 'same-name', severity: alike ? 'high' : 'low', where: 'name', evidence: `${peer.server} also offers ${peer.name}${alike ? ', described alike' : ''}` });
   }
   for (const [, sentence] of text.sentences) {

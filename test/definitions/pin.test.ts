@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical-json.js';
-import { comparePins, pinKey, pinOf } from '../../src/definitions/pin.js';
+import { DefinitionGuard } from '../../src/definitions/guard.js';
+import { pinOf } from '../../src/definitions/pin.js';
+import { MemoryPins } from '../../src/state/memory-state.js';
 import { ROOT } from '../helpers/servers.js';
 
 describe('pinning definitions', () => {
@@ -29,21 +31,14 @@ describe('pinning definitions', () => {
     expect(pinOf('prompt', tool)).not.toBe(pinOf('tool', tool));
   });
 
-  it('says what was added, changed and removed since the pins on record', () => {
-    const a = pinKey('fs', 'tool', 'read');
-    const b = pinKey('fs', 'tool', 'write');
-    const c = pinKey('fs', 'prompt', 'review');
-    const pinned = new Map([[a, 'h1'], [b, 'h2']]);
-    const now = new Map([[a, 'h1'], [b, 'h3'], [c, 'h4']]);
-    expect(comparePins(pinned, now)).toEqual([{ key: c, change: 'added', after: 'h4' }, { key: b, change: 'changed', before: 'h2', after: 'h3' }].sort((x, y) => (x.key < y.key ? -1 : 1)));
-    expect(comparePins(now, new Map([[a, 'h1']])).map((x) => [x.key, x.change])).toEqual([[c, 'removed'], [b, 'removed']].sort((x, y) => (x[0] < y[0] ? -1 : 1)));
-  });
-
-  it('catches the promptguard rug pull by its pin: a clean definition pinned, then changed', () => {
-    type Doc = { mcpServers: Record<string, { tools: { name: string }[] }> };
+  it('catches the promptguard rug pull by its pin: a clean definition trusted, then changed and quarantined', async () => {
+    type Doc = { mcpServers: Record<string, { tools: Record<string, unknown>[] }> };
     const corpus = JSON.parse(readFileSync(`${ROOT}/test/fixtures/tool-poisoning/upstream/promptguard-mcp_corpus.json`, 'utf8')) as { cases: { id: string; pin?: Doc; doc: Doc }[] };
     const rug = corpus.cases.find((c) => c.id === 'rug-001')!;
-    const pins = (doc: Doc) => new Map(Object.entries(doc.mcpServers).flatMap(([server, s]) => s.tools.map((t) => [pinKey(server, 'tool', t.name), pinOf('tool', t)] as const)));
-    expect(comparePins(pins(rug.pin!), pins(rug.doc)).map((c) => c.change)).toEqual(['changed']);
+    const offers = (doc: Doc) => Object.entries(doc.mcpServers).map(([server, s]) => ({ server, policy: { changed: 'quarantine', flagged: 'quarantine' } as const, tools: s.tools, prompts: [], resources: [], resourceTemplates: [] }));
+    const guard = new DefinitionGuard(new MemoryPins());
+    const servers = Object.keys(rug.doc.mcpServers);
+    expect((await guard.review(offers(rug.pin!), servers)).map((e) => e.outcome)).toEqual(rug.pin!.mcpServers[servers[0]].tools.map(() => 'allowed'));
+    expect((await guard.review(offers(rug.doc), servers)).map((e) => [e.change, e.outcome])).toEqual([['changed', 'quarantined']]);
   });
 });
