@@ -2,6 +2,7 @@
 // same JSON the CLI uses). This module signs in and out and starts the views; each view is a module of its own.
 import { tickCountdowns } from './approvals.js';
 import './audit.js';
+import './definitions.js';
 import { drawCharts } from './charts.js';
 import { $, api, AuthError, session } from './dom.js';
 import { connectEvents, disconnectEvents, refresh, refreshAll } from './live.js';

@@ -57,7 +57,11 @@ export function connectEvents() {
     refresh.audit();
     refresh.verify();
   });
-  source.addEventListener('status', () => refresh.status());
+  // A rebuilt catalog is a status change: the quarantine queue may have changed with it.
+  source.addEventListener('status', () => {
+    refresh.status();
+    refresh.definitions();
+  });
   source.addEventListener('error', () => {
     if (events !== source) return;
     setLive('reconnecting…', 'warn');
