@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   if (audit) log(`audit log: ${audit.map((f) => `${f.mode}/${f.synchronous} ${Math.round(f.perSecond)}/s`).join(', ')}`);
   const catalog = settings.chokepointCalls > 0 ? await measureCatalogTokens() : undefined;
   const search = settings.chokepointCalls > 0 ? measureCatalogSearch() : undefined;
-  const definitions = settings.chokepointCalls > 0 ? measureDefinitionScan() : undefined;
+  const definitions = settings.chokepointCalls > 0 ? await measureDefinitionScan() : undefined;
   if (search) log(`catalog search: top-3 ${(search.rates[0].top3 * 100).toFixed(1)}%, ${search.latency.medianMs.toFixed(2)} ms at ${search.latency.entries} entries`);
   const startup = settings.chokepointCalls > 0 ? await measureStartup() : undefined;
   const auth = settings.chokepointCalls > 0 ? await measureAuth() : undefined;

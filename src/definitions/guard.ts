@@ -46,6 +46,9 @@ export class StaleDefinition extends Error {}
 /** Instructions are one text per server, pinned under this name. */
 export const INSTRUCTIONS = 'instructions';
 
+/** Definitions scanned between two turns of the event loop (about 5 ms of work). */
+const YIELD_EVERY = 100;
+
 const UNREVIEWED: Verdict = { shown: false, status: 'unreviewed', reason: 'it has not been reviewed yet (a new or changed definition is checked before it is shown); try again in a moment' };
 
 /**
@@ -119,6 +122,7 @@ export class DefinitionGuard {
       }
     }
     let index: PeerIndex | undefined;
+    let scanned = 0;
     const events: DefinitionEvent[] = [];
     for (const offered of servers) {
       for (const [kind, name, entry] of entriesOf(offered)) {
@@ -126,6 +130,8 @@ export class DefinitionGuard {
         const pin = this.pins.get(key);
         const hash = this.hashOf(kind, entry);
         if (pin?.hash === hash) continue;
+        // A first sight of a large catalog scans for a while: other sessions' calls go on between batches.
+        if (++scanned % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         index ??= peerIndex(servers);
         const findings = scanSafely(kind, name, entry, index.from(offered.server));
         const decided = decide(pin, hash, findings, offered.policy, enrolled.has(offered.server));

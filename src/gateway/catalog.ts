@@ -114,6 +114,12 @@ export class Catalog {
     return true;
   }
 
+  /** How many of a server's definitions are held back (for status pages). */
+  heldOf(server: string): number {
+    const all = [...this.heldTools.values(), ...this.heldPrompts.values(), ...this.heldResources.values(), ...this.heldTemplates];
+    return all.filter((h) => h.server === server).length + (this.heldInstructions.has(server) ? 1 : 0);
+  }
+
   /** The server config a call through this upstream is checked with (its label lowered when it is untrusted). */
   configOf(upstream: Upstream): ServerConfig {
     return this.untrusted.get(upstream.name) ?? upstream.config;

@@ -298,6 +298,7 @@ export class Gateway {
       tools: u.lists.tools.length,
       resources: u.lists.resources.length,
       prompts: u.lists.prompts.length,
+      heldBack: this.catalog.heldOf(u.name),
       ...(u.lastError ? { lastError: u.lastError } : {}),
       ...(u.nextRetryAt ? { retryInMs: Math.max(0, u.nextRetryAt - Date.now()) } : {}),
     }));
