@@ -1,12 +1,11 @@
 import type { Client } from '@modelcontextprotocol/client';
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/identity/tokens.js';
-import { launchChromium } from '../helpers/browser.js';
+import { openTestBrowser, type TestBrowser } from '../helpers/browser.js';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
@@ -19,11 +18,11 @@ let gw: TestGateway;
 let base: string;
 let adminToken: string;
 let agentClient: Client;
-let profile: string;
+let browser: TestBrowser;
 let context: BrowserContext;
 let page: Page;
 /** Errors the page logged: a CSP violation or a script error shows up here (refused requests are expected). */
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   gw = await startTestGateway(`listen: 127.0.0.1:0
@@ -50,21 +49,14 @@ mcpServers:
   adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
   agentClient = await connectV2(gw.url, 'legacy');
   mkdirSync(ARTIFACTS, { recursive: true });
-  profile = mkdtempSync(path.join(tmpdir(), 'sluice-chromium-'));
-  // CHROME_PATH, Debian's chromium, or the one @sparticuz/chromium ships: never skipped for want of a browser.
-  context = await launchChromium(profile, { width: 1366, height: 768 });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  browser = await openTestBrowser();
+  ({ context, page, pageErrors } = browser);
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await agentClient?.close();
   await gw?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 const admin = async (method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${adminToken}` }) => {

@@ -1,11 +1,10 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/identity/tokens.js';
-import { launchChromium } from '../helpers/browser.js';
+import { openTestBrowser, type TestBrowser } from '../helpers/browser.js';
 import { connectV2 } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { OPEN_ACCESS, ROOT } from '../helpers/servers.js';
@@ -21,30 +20,22 @@ const RUG = path.join(ROOT, 'test/fixtures/rug-server.mjs');
 let gw: TestGateway;
 let adminToken: string;
 let agent: Client;
-let profile: string;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-const pageErrors: string[] = [];
 
 beforeAll(async () => {
   gw = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\n${OPEN_ACCESS}mcpServers:\n  rug:\n    command: node\n    args: [${JSON.stringify(RUG)}]\n    env: { RUG_PULL_DELAY_MS: "500" }\n`);
   adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
   agent = await connectV2(gw.url, 'legacy');
   mkdirSync(ARTIFACTS, { recursive: true });
-  profile = mkdtempSync(path.join(tmpdir(), 'sluice-chromium-'));
-  context = await launchChromium(profile, { width: 1366, height: 768 });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  browser = await openTestBrowser();
+  page = browser.page;
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await agent?.close();
   await gw?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 50 });
@@ -83,6 +74,6 @@ describe('the console\'s quarantine queue', () => {
     // Both decisions are in the audit table, as the operator's.
     await eventually(() => page.locator('#audit-body tr[data-outcome="approved"]').count()).toBeGreaterThan(0);
     await eventually(() => page.locator('#audit-body tr[data-outcome="rejected"]').count()).toBeGreaterThan(0);
-    expect(pageErrors).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
   }, 60_000);
 });

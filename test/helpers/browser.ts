@@ -1,8 +1,9 @@
 import Chromium from '@sparticuz/chromium';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from './servers.js';
 
 /** Where the browser came from, for error messages and the test's own report. */
@@ -64,4 +65,34 @@ export async function launchChromium(profile: string, viewport: { width: number;
     viewport,
     locale: 'en-US',
   });
+}
+
+/** A laptop-sized headless browser with one page, collecting what the page logs as errors. */
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Script errors and CSP violations the page logged (refused requests are expected, so not counted). */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openTestBrowser(viewport = { width: 1366, height: 768 }): Promise<TestBrowser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'sluice-chromium-'));
+  // CHROME_PATH, Debian's chromium, or the one @sparticuz/chromium ships: never skipped for want of a browser.
+  const context = await launchChromium(profile, viewport);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
+  });
+  return {
+    context,
+    page,
+    pageErrors,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
