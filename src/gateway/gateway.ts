@@ -142,10 +142,7 @@ export class Gateway {
     // Another replica reviewed a change or an operator decided one: reload the pins and show what they say.
     this.stopBus = this.state.bus.subscribe('pins', () =>
       void this.definitions.load().then(
-        async () => {
-          await this.rebuild();
-          for (const session of this.sessions.all.values()) if (session.ownUpstreams.length > 0) this.sessions.catalogChanged(session);
-        },
+        () => this.showPins(),
         (err: Error) => this.log.error({ err: err.message }, 'could not reload the definition pins'),
       ),
     );
@@ -263,9 +260,14 @@ export class Gateway {
 
   /** An operator decided a definition: every catalog here is rebuilt, and the other replicas are told. */
   async definitionsChanged(server: string): Promise<void> {
+    await this.showPins();
+    await this.state.bus.publish('pins', { server }).catch((err: Error) => this.log.warn({ err: err.message }, 'could not tell the other replicas about a definition decision'));
+  }
+
+  /** The pins changed: every catalog — the shared one, and each session's own — shows what they say now. */
+  private async showPins(): Promise<void> {
     await this.rebuild();
     for (const session of this.sessions.all.values()) if (session.ownUpstreams.length > 0) this.sessions.catalogChanged(session);
-    await this.state.bus.publish('pins', { server }).catch((err: Error) => this.log.warn({ err: err.message }, 'could not tell the other replicas about a definition decision'));
   }
 
   /** One audit record per definition seen first, changed, approved or rejected. */

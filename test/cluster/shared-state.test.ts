@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
-import { EVERYTHING } from '../helpers/servers.js';
+import { EVERYTHING, ROOT } from '../helpers/servers.js';
 import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { connectV2 } from '../helpers/clients.js';
@@ -106,4 +106,42 @@ describe('sealed legacy session ids', () => {
     expect(isSessionId('0'.repeat(32), key)).toBe(false); // the old, unsealed form
     expect(isSessionId(`${id}x`, key)).toBe(false);
   });
+});
+
+describe('definition pins on shared state', () => {
+  it('are the same on every replica: a quarantine and an operator\'s approval on one replica reach the other through Redis', async () => {
+    process.env.SLUICE_SESSION_KEY = randomBytes(32).toString('hex');
+    const rug = path.join(ROOT, 'test/fixtures/rug-server.mjs');
+    const replica = (name: string) => `listen: 127.0.0.1:0
+logLevel: warn
+dataDir: ${JSON.stringify(path.join(dir, `pins-${name}`))}
+state: { url: ${redis.url}, keyPrefix: "pins-test:" }
+auth: { required: false, anonymousAgent: anon }
+agents:
+  anon: { role: r }
+roles:
+  r: { default: allow }
+mcpServers:
+  rug:
+    command: node
+    args: [${JSON.stringify(rug)}]
+    env: { RUG_PULL: "0" }
+`;
+    const a = await startTestGateway(replica('a'));
+    const b = await startTestGateway(replica('b'));
+    try {
+      const names = (gw: typeof a) => gw.gateway.catalog.tools.map((t) => String(t.name));
+      expect(names(a)).not.toContain('rug__fetch_page');
+      expect(names(b)).not.toContain('rug__fetch_page');
+      // Both replicas pinned into one store: one pin per definition, not one per replica.
+      expect((await b.gateway.definitions.list()).filter((p) => p.name === 'fetch_page')).toHaveLength(1);
+      const { DefinitionDesk } = await import('../../src/gateway/definition-desk.js');
+      await new DefinitionDesk(a.gateway).decide({ name: 'rug__fetch_page' }, true, 'admin:operator');
+      expect(names(a)).toContain('rug__fetch_page');
+      await waitFor(() => names(b).includes('rug__fetch_page'), 10_000, 'the approval on the other replica');
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      delete process.env.SLUICE_SESSION_KEY;
+    }
+  }, 60_000);
 });
