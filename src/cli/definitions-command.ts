@@ -40,7 +40,7 @@ export function registerDefinitionsCommands(program: Command): void {
           process.exitCode = 2;
           return;
         }
-        const entries = scanServers(connected.offers.map((o) => ({ server: o.name, tools: o.tools, prompts: o.prompts, resources: o.resources, templates: o.templates, instructions: o.instructions })));
+        const entries = scanServers(connected.offers.map((o) => ({ server: o.name, tools: o.tools, prompts: o.prompts, resources: o.resources, resourceTemplates: o.templates, instructions: o.instructions })));
         const flagged = entries.filter((e) => e.scan.flagged);
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(entries.map((e) => ({ server: e.server, kind: e.kind, name: e.name, flagged: e.scan.flagged, risk: e.scan.risk ?? null, findings: e.scan.findings })), null, 2)}\n`);

@@ -1,17 +1,12 @@
 import type { DefinitionsPolicy } from '../config/schema.js';
 import { pinId, type DefinitionPin, type PinStore } from '../state/ports.js';
+import { entriesOf, peerIndex, scanEntry, type ServerOffer } from './offer-scan.js';
 import { pinOf, type DefinitionKind } from './pin.js';
-import { isFlagged, PeerIndex, scanDefinition, type DefinitionFinding, type ScannedDefinition } from './scan.js';
+import { isFlagged, type DefinitionFinding, type PeerIndex } from './scan.js';
 
-/** One server's definitions as it listed them (entries exactly as sent), with the policy that applies to it. */
-export interface OfferedServer {
-  server: string;
+/** One server's definitions as it listed them, with the policy that applies to it. */
+export interface OfferedServer extends ServerOffer {
   policy: DefinitionsPolicy;
-  tools: readonly Record<string, unknown>[];
-  prompts: readonly Record<string, unknown>[];
-  resources: readonly Record<string, unknown>[];
-  resourceTemplates: readonly Record<string, unknown>[];
-  instructions?: string;
 }
 
 /** Whether a client may see a definition now, and if not, why. */
@@ -32,19 +27,8 @@ export interface DefinitionEvent {
   by?: string;
 }
 
-/** The key each kind of entry is named by in its list. */
-const KEYS: Record<Exclude<DefinitionKind, 'instructions'>, { list: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'; key: string }> = {
-  tool: { list: 'tools', key: 'name' },
-  prompt: { list: 'prompts', key: 'name' },
-  resource: { list: 'resources', key: 'uri' },
-  'resource-template': { list: 'resourceTemplates', key: 'uriTemplate' },
-};
-
 /** An operator's decision about a definition that changed again since it was shown to them. */
 export class StaleDefinition extends Error {}
-
-/** Instructions are one text per server, pinned under this name. */
-export const INSTRUCTIONS = 'instructions';
 
 /** Definitions scanned between two turns of the event loop (about 5 ms of work). */
 const YIELD_EVERY = 100;
@@ -133,7 +117,7 @@ export class DefinitionGuard {
         // A first sight of a large catalog scans for a while: other sessions' calls go on between batches.
         if (++scanned % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         index ??= peerIndex(servers);
-        const findings = scanSafely(kind, name, entry, index.from(offered.server));
+        const findings = scanEntry(kind, name, entry, index.from(offered.server)).findings;
         const decided = decide(pin, hash, findings, offered.policy, enrolled.has(offered.server));
         const next: DefinitionPin = {
           server: offered.server,
@@ -219,42 +203,4 @@ function summary(findings: readonly { rule: string; severity: string }[]): strin
 
 function serverPin(server: string, now: string): DefinitionPin {
   return { server, kind: 'server', name: server, hash: '', definition: null, status: 'trusted', findings: [], firstSeen: now, changedAt: now };
-}
-
-/** Every definition of one server as [kind, name, entry]; instructions as their text. */
-function* entriesOf(offered: OfferedServer): Generator<[DefinitionKind, string, Record<string, unknown> | string]> {
-  for (const [kind, { list, key }] of Object.entries(KEYS) as [Exclude<DefinitionKind, 'instructions'>, (typeof KEYS)['tool']][]) {
-    for (const entry of offered[list]) {
-      const name = entry[key];
-      if (typeof name === 'string') yield [kind, name, entry];
-    }
-  }
-  if (offered.instructions) yield ['instructions', INSTRUCTIONS, offered.instructions];
-}
-
-function peerIndex(servers: readonly OfferedServer[]): PeerIndex {
-  return new PeerIndex(servers.flatMap((s) => s.tools.flatMap((t) => (typeof t.name === 'string' ? [{ server: s.server, name: t.name, description: text(t.description) }] : []))));
-}
-
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** What a client shows of an entry, as the scanner reads it: strings only, whatever the server sent. */
-function scannedOf(kind: DefinitionKind, name: string, entry: Record<string, unknown> | string): ScannedDefinition {
-  if (typeof entry === 'string') return { name: INSTRUCTIONS, description: entry };
-  const base = { name: text(entry.name) ?? name, title: text(entry.title), description: text(entry.description) };
-  if (kind === 'tool') {
-    const annotations = entry.annotations !== null && typeof entry.annotations === 'object' && !Array.isArray(entry.annotations) ? (entry.annotations as ScannedDefinition['annotations']) : undefined;
-    return { ...base, inputSchema: entry.inputSchema, outputSchema: entry.outputSchema, annotations };
-  }
-  if (kind === 'prompt') return { ...base, inputSchema: { arguments: Array.isArray(entry.arguments) ? entry.arguments : [] } };
-  return base;
-}
-
-/** A scanner that fails on some input says "flagged", never "clean". */
-function scanSafely(kind: DefinitionKind, name: string, entry: Record<string, unknown> | string, peers: PeerIndex): DefinitionFinding[] {
-  try {
-    return scanDefinition(scannedOf(kind, name, entry), kind === 'tool' ? peers : []).findings;
-  } catch (err) {
-    return [{ rule: 'suspicious-parameter', severity: 'high', where: 'definition', evidence: `the scanner could not read it: ${(err as Error).message}`.slice(0, 200) }];
-  }
 }

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/schema.js';
 import type { DefinitionGuard, Verdict } from '../definitions/guard.js';
-import { INSTRUCTIONS } from '../definitions/guard.js';
+import { INSTRUCTIONS } from '../definitions/offer-scan.js';
 import type { DefinitionKind } from '../definitions/pin.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { Upstream } from '../upstream/upstream.js';
