@@ -90,4 +90,17 @@ namespace:
       expect.stringMatching(/:5:14: roles\.r\.default: invalid value; allowed: "allow", "deny", "approve"/),
     ]);
   });
+
+  it('reads what new, changed and flagged definitions get: per server, over the top-level default, and says what is allowed', () => {
+    const config = parseConfig('definitions: { changed: allow }\nmcpServers:\n  a: { command: x }\n  b: { command: x, definitions: { new: quarantine, flagged: untrusted } }\n', 'x.yaml', {});
+    expect(config.servers.map((s) => s.definitions)).toEqual([
+      { new: undefined, changed: 'allow', flagged: 'quarantine' },
+      { new: 'quarantine', changed: 'allow', flagged: 'untrusted' },
+    ]);
+    expect(parseConfig('mcpServers:\n  a: { command: x }\n', 'x.yaml', {}).servers[0].definitions).toEqual({ new: undefined, changed: 'quarantine', flagged: 'quarantine' });
+    expect(problems('mcpServers:\n  a:\n    command: x\n    definitions: { changed: ask, rug: 1 }\n')).toEqual([
+      expect.stringMatching(/:4:29: mcpServers\.a\.definitions\.changed: invalid value; allowed: "allow", "quarantine"/),
+      expect.stringMatching(/:4:34: mcpServers\.a\.definitions\.rug: unknown key; allowed: new, changed, flagged/),
+    ]);
+  });
 });
