@@ -49,7 +49,7 @@ function renderUpstreams(upstreams, conflicts) {
         {},
         el('th', { scope: 'row', text: u.name }),
         el('td', {}, el('span', { class: stateClass, text: state })),
-        el('td', { class: 'num', text: perSession ? `${u.sessions} running` : u.heldBack ? `${u.tools} (${u.heldBack} held back)` : u.tools, title: perSession ? undefined : `${u.resources ?? 0} resources, ${u.prompts ?? 0} prompts${u.heldBack ? `; ${u.heldBack} definitions held back (see Quarantined definitions)` : ''}` }),
+        el('td', { class: 'num', text: perSession ? `${u.sessions} running` : u.heldBack ? `${u.tools} · ${u.heldBack} definition${u.heldBack === 1 ? "" : "s"} held back` : u.tools, title: perSession ? undefined : `${u.resources ?? 0} resources, ${u.prompts ?? 0} prompts${u.heldBack ? `; ${u.heldBack} definitions held back (see Quarantined definitions)` : ''}` }),
         el('td', { text: `${u.transport ?? ''}${u.protocolVersion ? ` · ${u.protocolVersion}` : ''}` }),
         el('td', { class: 'error-text', text: error, title: error || undefined }),
       );

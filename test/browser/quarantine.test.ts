@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +23,12 @@ let adminToken: string;
 let agent: Client;
 let browser: TestBrowser;
 let page: Page;
+let stateFile: string;
 
 beforeAll(async () => {
-  gw = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\n${OPEN_ACCESS}mcpServers:\n  rug:\n    command: node\n    args: [${JSON.stringify(RUG)}]\n    env: { RUG_PULL_DELAY_MS: "500" }\n`);
+  stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'sluice-rug-')), 'state.json');
+  writeFileSync(stateFile, JSON.stringify({ stage: 'clean' }));
+  gw = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\n${OPEN_ACCESS}mcpServers:\n  rug:\n    command: node\n    args: [${JSON.stringify(RUG)}]\n    env: { RUG_PULL_DELAY_MS: "500", RUG_STATE: ${JSON.stringify(stateFile)} }\n`);
   adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
   agent = await connectV2(gw.url, 'legacy');
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -74,6 +78,28 @@ describe('the console\'s quarantine queue', () => {
     // Both decisions are in the audit table, as the operator's.
     await eventually(() => page.locator('#audit-body tr[data-outcome="approved"]').count()).toBeGreaterThan(0);
     await eventually(() => page.locator('#audit-body tr[data-outcome="rejected"]').count()).toBeGreaterThan(0);
+    expect(browser.pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('shows an annotation change, a prompt change and a template change as they arrive, and approving them brings them back', async () => {
+    writeFileSync(stateFile, JSON.stringify({ stage: 'changed' }));
+    for (const name of ['rug__weather', 'rug__greet', 'note://{id}']) await card(name).waitFor({ state: 'visible', timeout: 15_000 });
+    const weather = card('rug__weather');
+    expect(await weather.locator('.reason').textContent()).toBe('changed since it was trusted');
+    await eventually(() => weather.locator('.diff span.del').allTextContents()).toContain('-     "readOnlyHint": true');
+    expect(await weather.locator('.diff span.add').allTextContents()).toContain('+     "readOnlyHint": false');
+    expect(await card('rug__greet').locator('.kind').textContent()).toBe('prompt (greet on the server)');
+    await eventually(() => card('note://{id}').locator('.diff span.add').allTextContents()).toContain('+   "mimeType": "text/plain",');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-quarantine-changes.png'), fullPage: true });
+
+    for (const [name, kind] of [['rug__weather', 'tool'], ['rug__greet', 'prompt'], ['note://{id}', 'resource-template']]) {
+      await card(name).getByRole('button', { name: `Approve ${kind} ${name}` }).click();
+      await eventually(() => card(name).count()).toBe(0);
+    }
+    await eventually(async () => (await agentTools()).includes('rug__weather')).toBe(true);
+    expect((await agent.listPrompts()).prompts.map((p) => p.name)).toContain('rug__greet');
+    expect((await agent.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain('note://{id}');
+    await eventually(() => page.locator('#definitions-count').textContent()).toBe('0');
     expect(browser.pageErrors).toEqual([]);
   }, 60_000);
 });
