@@ -76,14 +76,14 @@ function registerQueueCommands(definitions: Command): void {
     .option('--json', 'as JSON')
     .action(async (opts: Common & { quarantined?: boolean; json?: boolean }) => {
       const { definitions: all } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/definitions')) as { definitions: DefinitionView[] };
-      const shown = opts.quarantined ? all.filter((d) => d.status === 'quarantined') : all;
+      const shown = opts.quarantined ? all.filter((d) => d.status === 'quarantined' && !d.removedAt) : all;
       if (opts.json) return void process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       if (shown.length === 0) return void process.stdout.write(opts.quarantined ? 'nothing is quarantined\n' : 'no definitions pinned yet\n');
       for (const d of shown) {
         const findings = d.findings.filter((f) => f.severity !== 'low').map((f) => f.rule);
-        process.stdout.write(`${d.status.padEnd(11)}  ${d.server}  ${d.kind}  ${d.shownAs}${findings.length ? `  [${[...new Set(findings)].join(', ')}]` : ''}\n`);
+        process.stdout.write(`${d.status.padEnd(11)}  ${d.server}  ${d.kind}  ${d.shownAs}${findings.length ? `  [${[...new Set(findings)].join(', ')}]` : ''}${d.removedAt ? `  (no longer offered since ${d.removedAt})` : ''}\n`);
       }
-      const waiting = all.filter((d) => d.status === 'quarantined').length;
+      const waiting = all.filter((d) => d.status === 'quarantined' && !d.removedAt).length;
       process.stdout.write(`${all.length} definitions, ${waiting} quarantined\n`);
     });
 

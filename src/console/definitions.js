@@ -14,7 +14,8 @@ const keyOf = (d) => `${d.server}\u0000${d.kind}\u0000${d.name}\u0000${d.hash}`;
 
 async function loadDefinitions() {
   const { definitions } = await api('GET', '/admin/definitions');
-  const waiting = definitions.filter((d) => d.status === 'quarantined');
+  // What a server no longer offers waits for nobody; it is back in the queue if it returns.
+  const waiting = definitions.filter((d) => d.status === 'quarantined' && !d.removedAt);
   const keys = new Set(waiting.map(keyOf));
   for (const [key, card] of cards) if (!keys.has(key)) removeCard(key, card);
   const list = $('definitions-list');

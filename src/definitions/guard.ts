@@ -17,11 +17,11 @@ export interface DefinitionEvent {
   server: string;
   kind: DefinitionKind;
   name: string;
-  change: 'first-seen' | 'changed' | 'approved' | 'rejected';
+  change: 'first-seen' | 'changed' | 'removed' | 'returned' | 'approved' | 'rejected';
   /** The pin as last seen (or last trusted, for an operator's decision), and the pin now. */
   before?: string;
   after: string;
-  outcome: 'allowed' | 'quarantined' | 'approved' | 'rejected';
+  outcome: 'allowed' | 'quarantined' | 'approved' | 'rejected' | 'removed';
   reason: string;
   findings: string[];
   by?: string;
@@ -109,11 +109,21 @@ export class DefinitionGuard {
     let scanned = 0;
     const events: DefinitionEvent[] = [];
     for (const offered of servers) {
+      const offeredKeys = new Set<string>();
       for (const [kind, name, entry] of entriesOf(offered)) {
         const key = pinId({ server: offered.server, kind, name });
+        offeredKeys.add(key);
         const pin = this.pins.get(key);
         const hash = this.hashOf(kind, entry);
-        if (pin?.hash === hash) continue;
+        if (pin?.hash === hash) {
+          if (pin.removedAt !== undefined) {
+            // Back as it was: what it was before it went (trusted, quarantined or rejected) still holds.
+            const { removedAt: _gone, ...back } = pin;
+            writes.push({ ...back, changedAt: now });
+            events.push({ server: offered.server, kind, name, change: 'returned', before: hash, after: hash, outcome: pin.status === 'trusted' ? 'allowed' : pin.status, reason: `offered again, unchanged (${pin.status})`, findings: pin.findings.map(describe) });
+          }
+          continue;
+        }
         // A first sight of a large catalog scans for a while: other sessions' calls go on between batches.
         if (++scanned % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         index ??= peerIndex(servers);
@@ -133,6 +143,11 @@ export class DefinitionGuard {
         };
         writes.push(next);
         events.push({ server: offered.server, kind, name, change: pin ? 'changed' : 'first-seen', before: pin?.hash, after: hash, outcome: decided.trust ? 'allowed' : 'quarantined', reason: decided.reason, findings: findings.map(describe) });
+      }
+      for (const pin of this.pins.values()) {
+        if (pin.server !== offered.server || pin.kind === 'server' || pin.removedAt !== undefined || offeredKeys.has(pinId(pin))) continue;
+        writes.push({ ...pin, removedAt: now, changedAt: now });
+        events.push({ server: pin.server, kind: pin.kind as DefinitionKind, name: pin.name, change: 'removed', before: pin.hash, after: pin.hash, outcome: 'removed', reason: 'no longer offered; its pin is kept', findings: [] });
       }
     }
     if (writes.length === 0) return events;

@@ -18,6 +18,8 @@ export interface DefinitionView {
   findings: DefinitionPin['findings'];
   firstSeen: string;
   changedAt: string;
+  /** The server no longer offers it (since then). */
+  removedAt?: string;
 }
 
 export interface DefinitionDiff extends DefinitionView {

@@ -21,7 +21,7 @@ export interface DecisionEvent {
   method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval' | 'authenticate' | 'definition';
   target: string;
   upstream?: string;
-  outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired' | 'allowed' | 'quarantined' | 'approved' | 'rejected';
+  outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired' | 'allowed' | 'quarantined' | 'approved' | 'rejected' | 'removed';
   step?: Step;
   rule?: string;
   reason?: string;

@@ -264,6 +264,8 @@ export interface DefinitionPin {
   findings: { rule: string; severity: string; where: string; evidence: string }[];
   firstSeen: string;
   changedAt: string;
+  /** When the server stopped offering it (unset while it does); its pins stay, for its return. */
+  removedAt?: string;
 }
 
 /** Definition pins: they survive restarts and every replica sees the same. */

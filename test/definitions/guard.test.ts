@@ -26,7 +26,7 @@ describe('the definition guard', () => {
     // Seen again: nothing new, nothing recorded.
     expect(await guard.review([offer('a', [CLEAN, POISONED])], ['a'])).toEqual([]);
     // A server that was not in the config at the first start.
-    const later = await guard.review([offer('a', [CLEAN]), offer('b', [{ ...CLEAN }])], ['a', 'b']);
+    const later = await guard.review([offer('a', [CLEAN, POISONED]), offer('b', [{ ...CLEAN }])], ['a', 'b']);
     expect(later).toMatchObject([{ server: 'b', outcome: 'quarantined', reason: 'new, on a server added after the first start; waits for approval' }]);
     // …unless its policy lets new definitions in.
     expect(await guard.review([offer('c', [CLEAN], { ...DEFAULT, new: 'allow' })], ['a', 'b', 'c'])).toMatchObject([{ server: 'c', outcome: 'allowed' }]);
@@ -76,6 +76,18 @@ describe('the definition guard', () => {
     const other = new DefinitionGuard(pins);
     await other.load();
     expect(other.verdict('a', 'tool', 'fetch', POISONED, DEFAULT)).toMatchObject({ shown: true });
+  });
+
+  it('records a definition the server stops offering, keeps its pin, and records its return without a new decision', async () => {
+    const guard = new DefinitionGuard(new MemoryPins());
+    await guard.review([offer('a', [CLEAN, POISONED])], ['a']);
+    const gone = await guard.review([offer('a', [CLEAN])], ['a']);
+    expect(gone).toMatchObject([{ name: 'fetch', change: 'removed', outcome: 'removed' }]);
+    expect(await guard.review([offer('a', [CLEAN])], ['a'])).toEqual([]); // recorded once
+    const back = await guard.review([offer('a', [CLEAN, { ...POISONED }])], ['a']);
+    expect(back).toMatchObject([{ name: 'fetch', change: 'returned', outcome: 'quarantined' }]);
+    expect(guard.verdict('a', 'tool', 'fetch', POISONED, DEFAULT)).toMatchObject({ shown: false, status: 'quarantined' });
+    expect((await guard.list()).find((p) => p.name === 'fetch')?.removedAt).toBeUndefined();
   });
 
   it('treats a server configured twice (every tool the other\'s, word for word) as no shadow, and a copy beside tools of its own as one', async () => {
