@@ -298,6 +298,25 @@ const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:s
 /** Text with none of these holds nothing SENSITIVE matches. */
 const SENSITIVE_NEEDS = ['recovery phrase', 'mnemonic', 'wallet', '_token', '_key', '_secret', '_password', 'library/application support', '.config/gcloud', 'application_default', '_authtoken', 'refresh_token', 'cookies', '.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpass', 'docker', 'kube', 'gnupg', 'git-cred', 'history', '/etc/', 'private key', 'ssh key', 'api', 'token', 'cookie', 'keychain', 'wallet', 'seed phrase', 'credentials', 'environment variable'];
 
+/**
+ * The needles of every rule gated on the lower-case text, found in one pass: a lookahead at each position reports
+ * the longest needle starting there (shorter ones starting there are inside it, and are added with it). One pass
+ * costs a third of testing each rule's gate on its own — the gates were a third of the scanner's time.
+ */
+const LOWER_NEEDLES = [...new Set([...PHRASES.filter((p) => !p.exactCase && !p.raw).flatMap((p) => p.needs), ...SENSITIVE_NEEDS])].sort((a, b) => b.length - a.length);
+const NEEDLE_SCAN = new RegExp(`(?=(${LOWER_NEEDLES.map(escapeRe).join('|')}))`, 'g');
+const INSIDE = new Map(LOWER_NEEDLES.map((n) => [n, LOWER_NEEDLES.filter((m) => m !== n && n.includes(m))]));
+
+function needlesIn(lower: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of lower.matchAll(NEEDLE_SCAN)) {
+    if (found.has(m[1])) continue;
+    found.add(m[1]);
+    for (const inner of INSIDE.get(m[1])!) found.add(inner);
+  }
+  return found;
+}
+
 /** The verbs of fetching something and handing it over, in any form ("reads", "embedding"). */
 const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump|set|value)\w*\b/i;
 /** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
@@ -376,15 +395,18 @@ function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] 
   // Digits for letters ("1gn0re all pr3vious") are read as the letters too.
   const plain = /[a-z][013457@$][a-z]|[013457][a-z]{2}/i.test(lower) ? deLeet(lower) : undefined;
   if (plain) for (const p of PHRASES) if (p.leet && p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
+  const present = needlesIn(lower);
+  let rawLower: string | undefined;
   for (const p of GATED) {
-    if (!p.gate.test(p.exactCase ? unquoted : p.raw ? original.toLowerCase() : lower)) continue;
+    const gated = p.exactCase ? p.gate.test(unquoted) : p.raw ? p.gate.test((rawLower ??= original.toLowerCase())) : p.needs.some((n) => present.has(n));
+    if (!gated) continue;
     const m = p.pattern.exec(p.raw ? original : unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
     // "<IMPORTANT> blocks", "<|im_start|> and <|im_end|> markers": a marker named, not used.
     if (p.rule === 'impersonation' && /^[^.]{0,30}?\b(?:blocks?|tags?|markers?|tokens?|delimiters?|sections?)\b/i.test(unquoted.slice(m.index + m[0].length))) continue;
     findings.push({ rule: p.rule, severity: p.severity, where: whereAt(m.index), evidence: show(m[0]) });
   }
-  if (!SENSITIVE_NEEDS.some((n) => lower.includes(n))) return findings;
+  if (!SENSITIVE_NEEDS.some((n) => present.has(n))) return findings;
   for (const [at, s] of parts) {
     if (!SENSITIVE.test(s) || !HAND_OVER.test(s)) continue;
     // Reading a secret and handing it over — in an argument, outside, or as an order — is the classic poisoned
