@@ -1,5 +1,5 @@
 import type { DefinitionsPolicy } from '../config/schema.js';
-import { pinId, type DefinitionPin, type PinStore } from '../state/ports.js';
+import { pinId, trustedDefinition, type DefinitionPin, type PinStore } from '../state/ports.js';
 import { entriesOf, peerIndex, scanEntry, type ServerOffer } from './offer-scan.js';
 import { pinOf, type DefinitionKind } from './pin.js';
 import { isFlagged, type DefinitionFinding, type PeerIndex } from './scan.js';
@@ -135,7 +135,8 @@ export class DefinitionGuard {
           name,
           hash,
           definition: entry,
-          ...(decided.trust ? { trustedHash: hash, trusted: entry } : pin?.trustedHash ? { trustedHash: pin.trustedHash, trusted: pin.trusted } : {}),
+          // The definition trusted is kept beside the one seen only when they differ (a pin is written per change).
+          ...(decided.trust ? { trustedHash: hash } : pin?.trustedHash ? { trustedHash: pin.trustedHash, trusted: trustedDefinition(pin) } : {}),
           status: decided.trust ? 'trusted' : 'quarantined',
           findings,
           firstSeen: pin?.firstSeen ?? now,
@@ -171,7 +172,7 @@ export class DefinitionGuard {
     if (!pin) throw new Error(`no ${target.kind} "${target.name}" of server "${target.server}" has been seen`);
     if (target.hash !== undefined && target.hash !== pin.hash) throw new StaleDefinition(`the ${target.kind} "${target.name}" changed again since it was shown (pin ${pin.hash.slice(0, 12)}, not ${target.hash.slice(0, 12)}); look at it again`);
     const next: DefinitionPin = approve
-      ? { ...pin, status: 'trusted', trustedHash: pin.hash, trusted: pin.definition, changedAt: this.now() }
+      ? { ...withoutTrusted(pin), status: 'trusted', trustedHash: pin.hash, changedAt: this.now() }
       : { ...pin, status: 'rejected', changedAt: this.now() };
     await this.store.put([next]);
     this.pins.set(pinId(next), next);
@@ -214,6 +215,11 @@ const describe = (f: DefinitionFinding | DefinitionPin['findings'][number]) => `
 function summary(findings: readonly { rule: string; severity: string }[]): string {
   const rules = [...new Set(findings.filter((f) => f.severity !== 'low').map((f) => f.rule))];
   return rules.join(', ');
+}
+
+function withoutTrusted(pin: DefinitionPin): DefinitionPin {
+  const { trusted: _t, ...rest } = pin;
+  return rest;
 }
 
 function serverPin(server: string, now: string): DefinitionPin {

@@ -1,6 +1,6 @@
 import { definitionDiff, type DiffLine } from '../definitions/diff.js';
 import type { DefinitionKind } from '../definitions/pin.js';
-import type { DefinitionPin } from '../state/ports.js';
+import { trustedDefinition, type DefinitionPin } from '../state/ports.js';
 import type { Gateway } from './gateway.js';
 import { mergedName } from './names.js';
 
@@ -55,7 +55,8 @@ export class DefinitionDesk {
 
   async diff(query: DefinitionQuery): Promise<DefinitionDiff> {
     const pin = await this.find(query);
-    return { ...this.view(pin), trusted: pin.trusted, definition: pin.definition, lines: definitionDiff(pin.trustedHash === undefined ? undefined : pin.trusted, pin.definition, pin.findings) };
+    const trusted = trustedDefinition(pin);
+    return { ...this.view(pin), trusted, definition: pin.definition, lines: definitionDiff(trusted, pin.definition, pin.findings) };
   }
 
   /** Approves or rejects the definition as last seen; with `hash`, only if it is still that one. */

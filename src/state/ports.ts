@@ -258,6 +258,7 @@ export interface DefinitionPin {
   definition: unknown;
   /** What was last trusted, by the first start or an operator; unset while nothing was. */
   trustedHash?: string;
+  /** The definition last trusted, kept only while it differs from `definition` (see `trustedDefinition`). */
   trusted?: unknown;
   status: 'trusted' | 'quarantined' | 'rejected';
   /** What the definition scanner found in the definition as last seen. */
@@ -266,6 +267,12 @@ export interface DefinitionPin {
   changedAt: string;
   /** When the server stopped offering it (unset while it does); its pins stay, for its return. */
   removedAt?: string;
+}
+
+/** The definition last trusted: `definition` itself when that is the trusted one, else `trusted`. */
+export function trustedDefinition(pin: DefinitionPin): unknown {
+  if (pin.trustedHash === undefined) return undefined;
+  return pin.trustedHash === pin.hash ? pin.definition : pin.trusted;
 }
 
 /** Definition pins: they survive restarts and every replica sees the same. */
