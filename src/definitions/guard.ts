@@ -74,7 +74,7 @@ export class DefinitionGuard {
       return hash;
     }
     let hash = this.hashes.get(entry);
-    if (!hash) this.hashes.set(entry, (hash = pinOf(kind, entry)));
+    if (!hash) this.hashes.set(entry, (hash = hashable(kind, entry)));
     return hash;
   }
 
@@ -82,6 +82,7 @@ export class DefinitionGuard {
   verdict(server: string, kind: DefinitionKind, name: string, entry: Record<string, unknown> | string, policy: DefinitionsPolicy): Verdict {
     const pin = this.pins.get(pinId({ server, kind, name }));
     const hash = this.hashOf(kind, entry);
+    if (hash === UNREADABLE) return { shown: false, status: 'unreviewed', reason: 'its definition cannot be read as JSON (too deep or cyclic), so it cannot be pinned' };
     if (!pin) return UNREVIEWED;
     if (pin.trustedHash === hash) return { shown: true, untrusted: pin.hash === hash && policy.flagged === 'untrusted' && isFlagged(pin.findings) };
     if (pin.hash !== hash) return UNREVIEWED;
@@ -115,6 +116,7 @@ export class DefinitionGuard {
         offeredKeys.add(key);
         const pin = this.pins.get(key);
         const hash = this.hashOf(kind, entry);
+        if (hash === UNREADABLE) continue;
         if (pin?.hash === hash) {
           if (pin.removedAt !== undefined) {
             // Back as it was: what it was before it went (trusted, quarantined or rejected) still holds.
@@ -215,6 +217,17 @@ const describe = (f: DefinitionFinding | DefinitionPin['findings'][number]) => `
 function summary(findings: readonly { rule: string; severity: string }[]): string {
   const rules = [...new Set(findings.filter((f) => f.severity !== 'low').map((f) => f.rule))];
   return rules.join(', ');
+}
+
+/** The pin of what cannot be serialised (only a library caller can hand such a thing in: the edge caps depth). */
+const UNREADABLE = 'unreadable';
+
+function hashable(kind: DefinitionKind, entry: Record<string, unknown>): string {
+  try {
+    return pinOf(kind, entry);
+  } catch {
+    return UNREADABLE;
+  }
 }
 
 function withoutTrusted(pin: DefinitionPin): DefinitionPin {

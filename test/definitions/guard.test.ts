@@ -106,6 +106,11 @@ describe('the definition guard', () => {
     const odd = { name: 'odd', title: { toString: 1 }, description: ['not', 'a', 'string'], annotations: 'readOnly', inputSchema: { type: 'object', properties: { x: { description: 7 } } } };
     const events = await guard.review([offer('a', [odd])], ['a']);
     expect(events).toHaveLength(1);
+    // A cyclic entry (a library caller's; the upstream edge caps nesting at 64) is held back, and the rest goes on.
+    const cyclic: Record<string, unknown> = { name: 'loop', description: 'Loops.' };
+    cyclic.inputSchema = cyclic;
+    expect(await guard.review([offer('a', [odd, cyclic, CLEAN])], ['a'])).toMatchObject([{ name: 'add', outcome: 'allowed' }]);
+    expect(guard.verdict('a', 'tool', 'loop', cyclic, DEFAULT)).toMatchObject({ shown: false, reason: expect.stringMatching(/cannot be read as JSON/) });
   });
 });
 
