@@ -3,7 +3,7 @@
  */
 import type { SearchDoc } from './catalog.js';
 import { CUSTOMERS } from './domains-company.js';
-import { addDays, MONTHS, pad, pick, prompt, resource, rng, shuffle, splitFamily, template, titleCase, tool, type Family } from './util.js';
+import { addDays, makersFor, MONTHS, pad, pick, prompt, resource, rng, shuffle, splitFamily, titleCase, type Family } from './util.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // CRM
@@ -44,9 +44,7 @@ function customerPages(c: Customer): SearchDoc[] {
 }
 
 function crmInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('crm', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('crm', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('crm', name, title, d);
+  const { t, f, p } = makersFor('crm');
   return [
     t('crm://customers/{id}/invoices', 'customer-invoices', 'Customer invoices', 'Every invoice billed to one customer account, with amount, status and due date.'),
     t('crm://customers/{id}/contacts', 'customer-contacts', 'Customer contacts', 'People recorded at a customer account.'),
@@ -113,8 +111,7 @@ function generatedInvoices(): SearchDoc[] {
 }
 
 function billingInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('billing', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('billing', name, title, d);
+  const { t, f } = makersFor('billing');
   return [
     t('billing://invoices/{invoice_id}', 'invoice', 'Invoice', 'An invoice with line items, tax, totals and payment status.'),
     t('billing://invoices/{invoice_id}/pdf', 'invoice-pdf', 'Invoice PDF', 'The rendered PDF of an invoice, as sent to the customer.'),
@@ -192,9 +189,7 @@ function generatedTickets(): SearchDoc[] {
 }
 
 function supportInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('support', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('support', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('support', name, title, d);
+  const { t, f, p } = makersFor('support');
   return [
     t('support://tickets/{ticket_id}', 'ticket', 'Ticket', 'A support ticket with subject, requester, status, priority and assignee.'),
     t('support://tickets/{ticket_id}/conversation', 'ticket-conversation', 'Ticket conversation', 'Every public reply and internal note on a ticket, in order.'),
@@ -266,9 +261,7 @@ function generatedJira(): SearchDoc[] {
 }
 
 function jiraInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('jira', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('jira', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('jira', name, title, d);
+  const { t, f, p } = makersFor('jira');
   return [
     t('jira://issues/{issue_key}', 'jira-issue', 'Jira issue', 'A Jira issue with summary, description, status, assignee and fields.'),
     t('jira://issues/{issue_key}/comments', 'jira-issue-comments', 'Jira issue comments', 'Comments on a Jira issue.'),

@@ -3,7 +3,7 @@
  */
 import type { SearchDoc } from './catalog.js';
 import { ENVS } from './domains-company.js';
-import { dateRange, longDate, MONTHS, pick, prompt, resource, rng, sample, splitFamily, template, titleCase, tool, type Family } from './util.js';
+import { dateRange, longDate, makersFor, MONTHS, pick, prompt, resource, rng, sample, splitFamily, template, titleCase, tool, type Family } from './util.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // GitHub (organisation "acme")
@@ -132,9 +132,7 @@ function generatedIssuesAndPulls(): SearchDoc[] {
 }
 
 function githubInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('github', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('github', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('github', name, title, d);
+  const { t, f, p } = makersFor('github');
   return [
     t('github://{owner}/{repo}', 'repository', 'Repository', 'A GitHub repository: README, default branch, topics and languages.'),
     t('github://{owner}/{repo}/issues/{number}', 'issue', 'Issue', 'A GitHub issue with its body, labels, assignees and state.'),
@@ -284,9 +282,7 @@ function generatedPartitions(): SearchDoc[] {
 }
 
 function postgresInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('postgres', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('postgres', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('postgres', name, title, d);
+  const { t, f, p } = makersFor('postgres');
   return [
     t('postgres://{database}/tables/{table}', 'table', 'Table schema', 'Columns, types, constraints and comments of a table.'),
     t('postgres://{database}/tables/{table}/sample{?limit}', 'table-sample', 'Table sample rows', 'The first rows of a table (default 20) to see what the data looks like.'),
@@ -408,9 +404,7 @@ function alertRules(): SearchDoc[] {
 }
 
 function monitoringInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('monitoring', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('monitoring', name, title, d);
-  const p = (name: string, title: string, d: string) => prompt('monitoring', name, title, d);
+  const { t, f, p } = makersFor('monitoring');
   return [
     t('monitoring://dashboards/{env}/{dashboard}', 'dashboard', 'Dashboard', 'A Grafana dashboard definition with its panels and queries.'),
     t('monitoring://alerts/{env}/{alert_name}', 'alert-rule', 'Alert rule', 'One Prometheus alert rule: expression, duration, labels and annotations.'),
@@ -477,8 +471,7 @@ function generatedK8s(): SearchDoc[] {
 }
 
 function k8sInterface(): SearchDoc[] {
-  const t = (key: string, name: string, title: string, d: string) => template('k8s', key, name, title, d);
-  const f = (name: string, title: string, d: string) => tool('k8s', name, title, d);
+  const { t, f } = makersFor('k8s');
   return [
     t('k8s://clusters/{cluster}/namespaces/{namespace}/deployments/{deployment}', 'deployment', 'Deployment', 'A deployment manifest and its current rollout status.'),
     t('k8s://clusters/{cluster}/namespaces/{namespace}/pods', 'pods', 'Pods in namespace', 'Pods in a namespace with phase, restarts and node.'),

@@ -84,6 +84,15 @@ export function tool(server: string, name: string, title: string, description: s
   return { kind: 'tool', server, key: name, name, title, description };
 }
 
+/** Entries of one server, without naming it each time: templates, tools and prompts. */
+export function makersFor(server: string) {
+  return {
+    t: (key: string, name: string, title: string, d: string) => template(server, key, name, title, d),
+    f: (name: string, title: string, d: string) => tool(server, name, title, d),
+    p: (name: string, title: string, d: string) => prompt(server, name, title, d),
+  };
+}
+
 const ACRONYMS = new Set(['sre', 'ml', 'api', 'sdk', 'slo', 'faq', 'qbr', 'pr', 'sql', 'ab', 'nps', 'okr', 'rfp', 'crm', 'kpi', 'ui', 'adr', 'dns', 'cdn', 'tls', 'grpc', 'rest', 'aws']);
 
 /** 'data-platform' -> 'Data Platform', 'api_keys' -> 'API Keys'. */
