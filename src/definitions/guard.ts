@@ -57,9 +57,13 @@ export class DefinitionGuard {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
+  /** Whether the pins were ever read: until they are, an empty map means "not known", never "none". */
+  private loaded = false;
+
   /** Loads every pin from the store (at start, and when another replica changed one). */
   async load(): Promise<void> {
     this.pins = new Map((await this.store.list()).map((p) => [pinId(p), p]));
+    this.loaded = true;
   }
 
   /** The pin of an entry as sent; computed once per entry object. */
@@ -97,6 +101,9 @@ export class DefinitionGuard {
    * in the config: on the very first start (no server enrolled yet) they are all enrolled.
    */
   async review(servers: readonly OfferedServer[], configured: readonly string[]): Promise<DefinitionEvent[]> {
+    // A store that could not be read at start is read now: otherwise a restart would look like the first start,
+    // and every changed definition like a new one on an enrolled server (allowed, its trusted pin overwritten).
+    if (!this.loaded) await this.load();
     const enrolled = new Set([...this.pins.values()].filter((p) => p.kind === 'server').map((p) => p.server));
     const writes: DefinitionPin[] = [];
     const now = this.now();
