@@ -278,7 +278,8 @@ const PHRASES: PhraseRule[] = [
 const escapeRe = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Each rule with one search for any of its needles, built once: cheaper than a search per needle. */
-const GATED = PHRASES.map((p) => ({ ...p, gate: new RegExp(p.needs.map(escapeRe).join('|')) }));
+/** Rules read on the original or exact-case text test their own needles; the rest use the one pass below. */
+const GATED = PHRASES.map((p) => ({ ...p, gate: p.exactCase || p.raw ? new RegExp(p.needs.map(escapeRe).join('|')) : undefined }));
 
 /** Where a phrase stands: a command (sentence start, after "then", a colon, a semicolon), not a described behaviour. */
 function commands(text: string, index: number): boolean {
@@ -398,7 +399,7 @@ function scanProse(text: string | Prose, whereAt: WhereAt): DefinitionFinding[] 
   const present = needlesIn(lower);
   let rawLower: string | undefined;
   for (const p of GATED) {
-    const gated = p.exactCase ? p.gate.test(unquoted) : p.raw ? p.gate.test((rawLower ??= original.toLowerCase())) : p.needs.some((n) => present.has(n));
+    const gated = p.gate ? p.gate.test(p.exactCase ? unquoted : (rawLower ??= original.toLowerCase())) : p.needs.some((n) => present.has(n));
     if (!gated) continue;
     const m = p.pattern.exec(p.raw ? original : unquoted);
     if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
