@@ -113,6 +113,9 @@ export class DefinitionGuard {
         writes.push(serverPin(server, now));
       }
     }
+    // Each server's pins as they were before this review: what it no longer offers is among them.
+    const pinned = new Map<string, DefinitionPin[]>();
+    for (const p of this.pins.values()) if (p.kind !== 'server') (pinned.get(p.server) ?? pinned.set(p.server, []).get(p.server)!).push(p);
     let index: PeerIndex | undefined;
     let scanned = 0;
     const events: DefinitionEvent[] = [];
@@ -154,8 +157,8 @@ export class DefinitionGuard {
         writes.push(next);
         events.push({ server: offered.server, kind, name, change: pin ? 'changed' : 'first-seen', before: pin?.hash, after: hash, outcome: decided.trust ? 'allowed' : 'quarantined', reason: decided.reason, findings: findings.map(describe) });
       }
-      for (const pin of this.pins.values()) {
-        if (pin.server !== offered.server || pin.kind === 'server' || pin.removedAt !== undefined || offeredKeys.has(pinId(pin))) continue;
+      for (const pin of pinned.get(offered.server) ?? []) {
+        if (pin.removedAt !== undefined || offeredKeys.has(pinId(pin))) continue;
         writes.push({ ...pin, removedAt: now, changedAt: now });
         events.push({ server: pin.server, kind: pin.kind as DefinitionKind, name: pin.name, change: 'removed', before: pin.hash, after: pin.hash, outcome: 'removed', reason: 'no longer offered; its pin is kept', findings: [] });
       }
