@@ -4,6 +4,7 @@ import { ErrorCode, notification, RpcError, type Params, type RequestId } from '
 import { isLocal } from '../protocol/errors.js';
 import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
+import type { ServerConfig } from '../config/schema.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { Catalog, Held } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
@@ -248,11 +249,10 @@ function askClientFor(ctx: RequestContext): ((message: string, args: Params) => 
 }
 
 /** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
-async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, owner: Upstream | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
-  const catalog = catalogOf(ctx);
+async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, server: ServerConfig | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
   const outcome = await runChecked(
     checkedRequest(ctx, method, target, {}, {
-      resolve: () => (owner ? { server: catalog.configOf(owner), upstreamName } : heldBack(held, target)),
+      resolve: () => (server ? { server, upstreamName } : heldBack(held, target)),
       execute,
     }),
   );
@@ -265,7 +265,7 @@ async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
   const catalog = catalogOf(ctx);
   const route = catalog.promptRoutes.get(name);
-  return checkedRead(ctx, 'prompts/get', name, route?.upstream, route?.name ?? name, catalog.heldPrompts.get(name), () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
+  return checkedRead(ctx, 'prompts/get', name, route && catalog.configOf(route.upstream), route?.name ?? name, catalog.heldPrompts.get(name), () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
     forward(ctx, route!.upstream, 'prompts/get', params, { name: route!.name }),
   );
 }
@@ -279,7 +279,7 @@ async function readResource(ctx: RequestContext, params: Params): Promise<Params
   const uri = requireString(params, 'uri');
   const catalog = catalogOf(ctx);
   const owner = catalog.ownerOfUri(uri);
-  return checkedRead(ctx, 'resources/read', uri, owner, uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
+  return checkedRead(ctx, 'resources/read', uri, owner && catalog.configOf(owner), uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
 }
 
 /** The tools this session's role may see. */
