@@ -1,4 +1,5 @@
 import { diffLines } from 'diff';
+import { canonicalJson } from '../canonical-json.js';
 import { showHidden } from './scan.js';
 
 /** One line of a definition diff: kept, added or removed; `flagged` when a finding points at it. */
@@ -31,23 +32,15 @@ export function definitionDiff(before: unknown, after: unknown, findings: readon
   return lines;
 }
 
+/** Indented JSON with every object's keys in canonical order (parsing canonical JSON keeps its key order). */
 function pretty(value: unknown): string {
-  const text = JSON.stringify(sorted(value), null, 2) ?? 'null';
+  const text = JSON.stringify(JSON.parse(canonicalJson(value ?? null)), null, 2);
   return `${readable(text)}\n`;
 }
 
 function readable(text: string): string {
   const decoded = text.replace(TAG_RUN, (run) => `⟨hidden: ${[...run].map((c) => String.fromCodePoint(c.codePointAt(0)! - 0xe0000)).join('')}⟩`);
   return showHidden(decoded);
-}
-
-/** Keys in order, at every depth, so the same definition always prints the same. */
-function sorted(value: unknown, depth = 0): unknown {
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => sorted(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sorted((value as Record<string, unknown>)[key], depth + 1);
-  return out;
 }
 
 /** A line a finding points at: it holds the finding's evidence, or it is the top-level field the finding names. */
