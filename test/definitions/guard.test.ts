@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/cli/serve.js';
@@ -140,7 +142,9 @@ describe('definitions in a running gateway', () => {
   const rugServer = (extra: string) => `mcpServers:\n  rug:\n    command: node\n    args: [${JSON.stringify(RUG)}]\n    env: { RUG_PULL: "0" }\n${extra}`;
 
   it('holds every definition back while the pin store cannot answer (fail closed), and says why', async () => {
-    const config = parseConfig(`listen: 127.0.0.1:0\nlogLevel: silent\n${OPEN_ACCESS}${rugServer('')}`, 'test.yaml');
+    // Its own data dir: the audit log and keys go there, not into the checkout.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sluice-data-'));
+    const config = parseConfig(`listen: 127.0.0.1:0\nlogLevel: silent\ndataDir: ${JSON.stringify(dataDir)}\n${OPEN_ACCESS}${rugServer('')}`, 'test.yaml');
     const running = await startGateway(config, silentLogger, { deps: { state: { ...memoryState(), pins: new DownPins() } } });
     const client = await connectV2(`http://127.0.0.1:${running.address!.port}/mcp`, 'legacy');
     try {
