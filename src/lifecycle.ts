@@ -77,6 +77,14 @@ export interface UpstreamRequestEvent {
   trace?: TraceCarrier;
 }
 
+/** A message the method table does not carry (policy/methods.ts): dropped, and counted by who sent it. */
+export interface DroppedEvent {
+  from: 'client' | 'upstream';
+  /** The method when the table names it, else `unknown` (a method name is whatever the sender made up). */
+  method: string;
+  server?: string;
+}
+
 export interface AuditCommitEvent {
   records: number;
   durationS: number;
@@ -112,6 +120,7 @@ export const lifecycle = {
   step: typed<StepEvent>('sluice:step'),
   upstreamRequest: typed<UpstreamRequestEvent>('sluice:upstream-request'),
   auditCommit: typed<AuditCommitEvent>('sluice:audit-commit'),
+  dropped: typed<DroppedEvent>('sluice:dropped'),
 };
 
 /** The `error.type` of a failure: a JSON-RPC error's code, or the error's name. */

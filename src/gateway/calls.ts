@@ -1,3 +1,4 @@
+import type { Destination } from '../policy/steps.js';
 import type { Params, RequestId } from '../protocol/jsonrpc.js';
 import type { ClientSession } from './session.js';
 
@@ -17,4 +18,11 @@ export interface CallRecord {
    * `input_required` round trip the record names the retry, so progress reaches the exchange that is open.
    */
   progressToken?: string | number;
+  /** Where the call's data goes, as the pipeline judged it: the client's answers to the upstream's questions go there too. */
+  destination?: Destination;
+  /**
+   * Content from the upstream about this call (progress, log lines) still being checked on its way to the
+   * client: the call's result waits for it, so nothing the upstream sent first arrives after the result.
+   */
+  delivering?: Promise<void>;
 }

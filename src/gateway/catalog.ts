@@ -158,6 +158,11 @@ export class Catalog {
     return this.resourceServers.length === 1 ? this.resourceServers[0] : undefined;
   }
 
+  /** Whether a server listed exactly this URI (rather than a client building it from a template, or making it up). */
+  isListed(uri: string): boolean {
+    return this.resourceOwners.has(uri);
+  }
+
   /** A held-back resource, or template matching the URI, that no shown one answers for. */
   heldUri(uri: string): Held | undefined {
     if (this.resourceOwners.has(uri) || this.templateOwners.some((t) => t.matcher.test(uri))) return undefined;

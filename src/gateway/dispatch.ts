@@ -17,6 +17,8 @@ import { decorateModernResult, MODERN_METHODS } from '../protocol/modern.js';
 import type { Gateway } from './gateway.js';
 import { HANDLERS, type RequestContext } from './handlers.js';
 import { listen } from './listen.js';
+import { CLIENT_NOTIFICATIONS, CLIENT_REQUESTS } from '../policy/methods.js';
+import { printable } from '../policy/printable.js';
 import type { ClientSession } from './session.js';
 
 /** Methods answered without waiting for the upstreams' first connection (negotiation must never wait). */
@@ -43,9 +45,11 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   }
   const request = message as JsonRpcRequest;
   const method = request.method;
-  const handler = method === 'subscriptions/listen' ? (session.stateless ? listen : undefined) : HANDLERS.get(method);
-  if (!handler || (session.stateless && !MODERN_METHODS.has(method))) {
-    return errorMessage(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  // The method table (policy/methods.ts) decides first: what it does not name, or refuses, is not carried.
+  const policy = CLIENT_REQUESTS.get(method);
+  const handler = policy?.handling === 'refused' ? undefined : method === 'subscriptions/listen' ? (session.stateless ? listen : undefined) : HANDLERS.get(method);
+  if (!policy || !handler || (session.stateless && !MODERN_METHODS.has(method))) {
+    return errorMessage(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${printable(method, 100)}` });
   }
   if (!session.initialized && !BEFORE_INIT.has(method)) {
     return errorMessage(request.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: send "initialize" before "${method}"` });
@@ -105,6 +109,8 @@ function targetOf(method: string, params: Params | undefined): string | undefine
 
 function onNotification(gateway: Gateway, session: ClientSession, n: JsonRpcNotification): void {
   const params: Params = n.params ?? {};
+  const policy = CLIENT_NOTIFICATIONS.get(n.method);
+  if (!policy || policy.handling === 'dropped') return gateway.dropped('client', n.method, policy !== undefined);
   switch (n.method) {
     case 'notifications/cancelled': {
       const id = params.requestId;
@@ -119,6 +125,6 @@ function onNotification(gateway: Gateway, session: ClientSession, n: JsonRpcNoti
       for (const u of session.ownUpstreams) void u.notify(n.method, n.params);
       return;
     default:
-      return; // notifications/initialized and anything else we do not act on
+      return; // notifications/initialized: nothing to do
   }
 }

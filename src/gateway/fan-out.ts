@@ -2,6 +2,11 @@ import type { Logger } from '../log.js';
 import { SluiceError } from '../protocol/errors.js';
 import { ErrorCode, notification, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params, type RequestId } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/modern.js';
+import type { Refusal } from '../policy/decision.js';
+import { UPSTREAM_NOTIFICATIONS, UPSTREAM_REQUESTS, type MessagePolicy } from '../policy/methods.js';
+import { printable } from '../policy/printable.js';
+import { answerToUpstream, contentFromUpstream, OPEN_DESTINATION, relayRecord, type RelayContext, type RelayOutcome } from '../policy/relay.js';
+import { deny } from '../policy/steps.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { CallRecord } from './calls.js';
 import type { ClientChannel, ClientSession } from './session.js';
@@ -10,6 +15,8 @@ import type { Subscriptions } from './subscriptions.js';
 
 /** A stateless client's `subscriptions/listen` stream. */
 export interface Listener {
+  /** The listen request's own session: its role's filters apply to what the stream carries. */
+  session: ClientSession;
   channel: ClientChannel;
   id: RequestId;
   filter: { tools: boolean; prompts: boolean; resources: boolean; uris: Set<string> };
@@ -17,8 +24,8 @@ export interface Listener {
 
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** What an upstream may ask of its client, and the client capability each needs (by the upstream's method name). */
-const CLIENT_REQUESTS = new Map([
+/** The client capability each request an upstream may send its client needs (by the upstream's method name). */
+const NEEDS_CAPABILITY = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
   ['roots/list', 'roots'],
@@ -29,6 +36,10 @@ export interface FanOutDeps {
   sessions: Sessions;
   subscriptions: Subscriptions;
   sharedUpstreams(): readonly Upstream[];
+  /** Who a session is, and which server is at the other end, for the relay checks (policy/relay.ts). */
+  relayContext(session: ClientSession, upstream: Upstream): RelayContext;
+  /** A message the method table does not carry: dropped, and counted. */
+  dropped(method: string, known: boolean, upstream: Upstream): void;
 }
 
 /**
@@ -81,19 +92,22 @@ export class FanOut {
 
   // ---- notifications from upstreams -----------------------------------------------------------------------
 
+  /** What an upstream sends on its own, carried as the method table says (policy/methods.ts). */
   onNotification(upstream: Upstream, n: JsonRpcNotification): void {
+    const policy = UPSTREAM_NOTIFICATIONS.get(n.method);
+    if (!policy || policy.handling === 'dropped') return this.deps.dropped(n.method, policy !== undefined, upstream);
     const params = n.params ?? {};
     switch (n.method) {
       case 'notifications/progress': {
         const target = this.progress.get(String(params.progressToken));
-        if (target?.progressToken !== undefined) target.session.channel.send(notification(n.method, { ...params, progressToken: target.progressToken }), target.requestId);
+        if (target?.progressToken !== undefined) this.deliver(policy, target.session, upstream, notification(n.method, { ...params, progressToken: target.progressToken }), target);
         return;
       }
       case 'notifications/resources/updated': {
         const uri = String(params.uri);
         // Stateless listeners hold their subscription through a session too, but hear it on their listen stream below.
-        for (const s of this.deps.subscriptions.of(uri)) if (!s.stateless) s.channel.send(n);
-        for (const l of this.listeners) if (l.filter.uris.has(uri)) l.channel.send(this.listenerNotification(l, n.method, params), l.id);
+        for (const s of this.deps.subscriptions.of(uri)) if (!s.stateless) this.deliver(policy, s, upstream, n);
+        for (const l of this.listeners) if (l.filter.uris.has(uri)) this.deliver(policy, l.session, upstream, this.listenerNotification(l, n.method, params), undefined, l);
         return;
       }
       case 'notifications/cancelled': {
@@ -105,14 +119,35 @@ export class FanOut {
       case 'notifications/message': {
         const level = LOG_LEVELS.indexOf(String(params.level));
         const message = params.logger === undefined ? notification(n.method, { ...params, logger: upstream.name }) : n;
-        for (const s of this.logAudience(upstream)) {
-          if (s.logLevel !== undefined && level >= LOG_LEVELS.indexOf(s.logLevel)) s.channel.send(message);
+        for (const [s, call] of this.logAudience(upstream)) {
+          if (s.logLevel !== undefined && level >= LOG_LEVELS.indexOf(s.logLevel)) this.deliver(policy, s, upstream, message, call);
         }
         return;
       }
       default:
-        this.deps.log.debug({ upstream: upstream.name, method: n.method }, 'upstream notification not relayed');
+        this.deps.log.debug({ upstream: upstream.name, method: n.method }, 'upstream notification handled where it arrived');
     }
+  }
+
+  /**
+   * Content from an upstream on its way to one session: its filters and its label first (policy/relay.ts),
+   * then the client. What belongs to a call waits its turn on that call, so the call's result never overtakes it.
+   */
+  private deliver(policy: MessagePolicy, session: ClientSession, upstream: Upstream, message: JsonRpcNotification, call?: CallRecord, listener?: Listener): void {
+    const run = async () => {
+      // The progress token is the client's own (put back by us), not the upstream's content.
+      const { progressToken, ...content } = message.params ?? {};
+      const outcome = await contentFromUpstream(this.deps.relayContext(session, upstream), content, policy.steps);
+      if (!outcome.ok) {
+        this.deps.log.debug({ upstream: upstream.name, session: session.id, method: message.method, step: outcome.refusal.step, reason: outcome.refusal.reason }, 'upstream notification withheld');
+        return;
+      }
+      const out = notification(message.method, progressToken === undefined ? outcome.value : { ...outcome.value, progressToken });
+      if (listener) listener.channel.send(out, listener.id);
+      else session.channel.send(out, call?.requestId);
+    };
+    const done = (call?.delivering ?? Promise.resolve()).then(run).catch((err: Error) => this.deps.log.warn({ upstream: upstream.name, err: err.message }, 'upstream notification not delivered'));
+    if (call) call.delivering = done;
   }
 
   /**
@@ -121,14 +156,15 @@ export class FanOut {
    * is about the server itself and goes to every session that asked for logs; with calls from several
    * sessions in flight we cannot tell whose it is and nobody gets it.
    */
-  private logAudience(upstream: Upstream): Iterable<ClientSession> {
-    const calling = new Set([...(this.calls.get(upstream) ?? [])].map((r) => r.session));
-    if (calling.size === 1) return calling;
+  private logAudience(upstream: Upstream): Iterable<[ClientSession, CallRecord | undefined]> {
+    const records = [...(this.calls.get(upstream) ?? [])];
+    const calling = new Set(records.map((r) => r.session));
+    if (calling.size === 1) return [[records[0].session, records.length === 1 ? records[0] : undefined]];
     if (calling.size > 1) {
       this.deps.log.debug({ upstream: upstream.name }, 'log line withheld: calls from several sessions in flight');
       return [];
     }
-    return this.deps.sessions.sessionsOf(upstream, this.deps.sharedUpstreams());
+    return this.deps.sessions.sessionsOf(upstream, this.deps.sharedUpstreams()).map((s) => [s, undefined]);
   }
 
   /**
@@ -160,6 +196,12 @@ export class FanOut {
    * servers belong in `mode: per-session`.
    */
   async onRequest(upstream: Upstream, req: JsonRpcRequest, owner: ClientSession | undefined): Promise<Params> {
+    const policy = UPSTREAM_REQUESTS.get(req.method);
+    const needed = NEEDS_CAPABILITY.get(req.method);
+    if (!policy || policy.handling !== 'relayed' || !needed) {
+      this.deps.dropped(req.method, policy !== undefined, upstream);
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${printable(req.method, 100)}`);
+    }
     let target: CallRecord | undefined;
     const records = [...(this.calls.get(upstream) ?? [])];
     if (owner) target = records.find((r) => r.session === owner) ?? { session: owner, requestId: undefined };
@@ -171,20 +213,51 @@ export class FanOut {
       }
     }
     if (!target) throw new SluiceError('NO_CLIENT', `no client call is in flight for "${req.method}" to answer`);
-    const needed = CLIENT_REQUESTS.get(req.method);
-    if (!needed) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
     const session = target.session;
     if (!session.clientCapabilities[needed]) throw new RpcError(ErrorCode.InvalidRequest, `the client did not declare the "${needed}" capability`);
-    // A stateless client cannot receive requests: the question goes back to it inside an input_required result.
-    if (target.parked) return target.parked.ask(req.method, req.params);
-    if (session.stateless) throw new SluiceError('NO_CLIENT', `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
+    // A stateless client cannot receive requests, except as questions inside an input_required result.
+    if (!target.parked && session.stateless) throw new SluiceError('NO_CLIENT', `a stateless (2026-07-28) client can answer "${req.method}" only during tools/call, prompts/get or resources/read`);
+    const relay = this.deps.relayContext(session, upstream);
+    const method = req.method as 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+    const refuse = async (refusal: Refusal, what: string): Promise<never> => {
+      await relay.security.recorder.record(relayRecord(relay, method, what, 'deny', refusal), { droppable: true }).catch(() => undefined);
+      throw new RpcError(ErrorCode.Forbidden, `sluice refused ${what} at the ${refusal.step} step: ${refusal.reason}`);
+    };
+    const asked = await contentToClient(relay, req.params ?? {}, policy);
+    if (!asked.ok) return refuse(asked.refusal, `the request ${req.method}`);
+    const answer = await this.ask(upstream, req, target, asked.value);
+    const refusal = await answerToUpstream(relay, answer, target.destination ?? OPEN_DESTINATION);
+    if (refusal) return refuse(refusal, `the client's answer to ${req.method}`);
+    await relay.security.recorder.record(relayRecord(relay, method, req.method, 'allow', undefined, asked.value));
+    return answer;
+  }
+
+  /** Puts a checked request to the client: as a question of its parked call (stateless), or as a request on its session. */
+  private async ask(upstream: Upstream, req: JsonRpcRequest, target: CallRecord, params: Params): Promise<Params> {
+    if (target.parked) return target.parked.ask(req.method, params);
     const open = this.toClient.get(upstream) ?? this.toClient.set(upstream, new Map()).get(upstream)!;
     const controller = new AbortController();
     open.set(req.id, controller);
     try {
-      return await session.request(req.method, req.params, target.requestId, controller.signal);
+      return await target.session.request(req.method, params, target.requestId, controller.signal);
     } finally {
       open.delete(req.id);
     }
   }
+}
+
+/**
+ * A request from an upstream on its way to the client, by the steps its table row names: pause, then its
+ * content through the session's filters and label (roots/list carries none).
+ */
+async function contentToClient(relay: RelayContext, params: Params, policy: MessagePolicy): Promise<RelayOutcome> {
+  if (!relay.security.role(relay.principal)) return { ok: false, refusal: deny('authenticate', 'no identity with a role is attached to this session') };
+  if (policy.steps.includes('pause')) {
+    try {
+      if (await relay.security.switches.get('paused')) return { ok: false, refusal: deny('pause', 'sluice is paused by the operator') };
+    } catch (err) {
+      return { ok: false, refusal: deny('pause', `the pause switch could not be read: ${(err as Error).message}`) };
+    }
+  }
+  return policy.steps.includes('content-filter') ? contentFromUpstream(relay, params, policy.steps) : { ok: true, value: params };
 }

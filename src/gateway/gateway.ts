@@ -1,4 +1,7 @@
 import { EventEmitter } from 'node:events';
+import { lifecycle } from '../lifecycle.js';
+import { printable } from '../policy/printable.js';
+import { labelHolder } from './holder.js';
 import type { ApprovalQueue } from '../approvals/queue.js';
 import type { AuditLog } from '../audit/log.js';
 import type { GatewayConfig, ServerConfig } from '../config/schema.js';
@@ -107,7 +110,20 @@ export class Gateway {
       review: (session) => this.reviewSession(session),
       guard: this.definitions,
     });
-    this.fanOut = new FanOut({ log: this.log, sessions: this.sessions, subscriptions: this.subscriptions, sharedUpstreams: () => this.upstreams });
+    this.fanOut = new FanOut({
+      log: this.log,
+      sessions: this.sessions,
+      subscriptions: this.subscriptions,
+      sharedUpstreams: () => this.upstreams,
+      relayContext: (session, upstream) => ({
+        security: this.security,
+        principal: session.principal,
+        holder: labelHolder(this.security, session),
+        transport: session.transport,
+        server: this.catalogFor(session).configOf(upstream),
+      }),
+      dropped: (method, known, upstream) => this.dropped('upstream', method, known, upstream),
+    });
     this.upstreams = this.config.servers.filter((s) => s.mode === 'shared').map((s) => this.createUpstream(s, SHARED_CLIENT_CAPABILITIES, undefined));
     this.catalog = new Catalog([], this.config.separator, this.definitions);
   }
@@ -288,6 +304,13 @@ export class Gateway {
       hashAfter: e.after,
       durationMs: 0,
     });
+  }
+
+  /** A message the method table does not carry (or does not know): dropped, logged, counted (per upstream too). */
+  dropped(from: 'client' | 'upstream', method: string, known: boolean, upstream?: Upstream): void {
+    if (upstream) upstream.dropped++;
+    this.log.debug({ from, method: printable(method, 100), upstream: upstream?.name }, 'message dropped: the method table does not carry it');
+    if (lifecycle.dropped.active) lifecycle.dropped.publish({ from, method: known ? method : 'unknown', server: upstream?.name });
   }
 
   /** Per-upstream status for /readyz. */

@@ -4,14 +4,15 @@ import { ErrorCode, notification, RpcError, type Params, type RequestId } from '
 import { isLocal } from '../protocol/errors.js';
 import { stripEnvelope } from '../protocol/modern.js';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
-import type { ServerConfig } from '../config/schema.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { Catalog, Held } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
-import { ParkedCall } from './input-required.js';
+import { argumentsDigest, ParkedCall, type ParkedBinding } from './input-required.js';
 import { QUARANTINE_RULE, readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
-import type { LabelHolder } from '../state/ports.js';
+import type { ExecuteContext } from '../policy/steps.js';
+import type { CheckedMethod } from '../policy/methods.js';
 import { toolSecurity } from '../policy/rules.js';
+import { labelHolder } from './holder.js';
 import { mergedInstructions } from './instructions.js';
 import { paginate } from './paginate.js';
 import type { ClientSession } from './session.js';
@@ -89,15 +90,25 @@ function traceUpstream(ctx: RequestContext, upstream: Upstream, method: string, 
   return trace;
 }
 
+/** How a request is forwarded: to whom, and — for a stateless client's call that may park — what it is bound to. */
+interface Forwarding {
+  /** The call's binding (method, identity, target, arguments digest) should it park for the client's input. */
+  binding?: ParkedBinding;
+  /** What the pipeline found on the way: an approval (a parked call keeps it in its requestState) and where the data goes. */
+  run?: ExecuteContext;
+}
+
 /** Sends one request to an upstream on the client's behalf, tracked so its progress and requests find the client. */
-async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
-  if (ctx.modern && INPUT_METHODS.has(method)) return forwardStateless(ctx, upstream, method, params, rename);
-  const record: CallRecord = { session: ctx.session, requestId: ctx.id };
+async function forward(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params, how: Forwarding = {}): Promise<Params> {
+  if (ctx.modern && how.binding) return forwardStateless(ctx, upstream, params, rename, how.binding, how.run);
+  const record: CallRecord = { session: ctx.session, requestId: ctx.id, destination: how.run?.destination };
   const fwd = forwardParams(ctx, params, rename, record);
   const trace = traceUpstream(ctx, upstream, method, fwd.params);
   const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
   try {
-    return await upstream.request(method, fwd.params, { signal: ctx.signal, trace });
+    const result = await upstream.request(method, fwd.params, { signal: ctx.signal, trace });
+    await record.delivering;
+    return result;
   } finally {
     untrack();
     fwd.done();
@@ -108,37 +119,47 @@ async function forward(ctx: RequestContext, upstream: Upstream, method: string, 
 const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
- * A stateless client's call: the same forwarding, but questions the upstream asks meanwhile (sampling,
- * elicitation, roots) park the call and go back as `input_required`; the retry with answers resumes it.
+ * What a stateless call is bound to should it park: its method, the caller's identity, its target and a digest
+ * of its arguments as the client sent them — the retry repeats them, and must, to resume anything.
  */
-async function forwardStateless(ctx: RequestContext, upstream: Upstream, method: string, params: Params, rename?: Params): Promise<Params> {
+function bindingFor(ctx: RequestContext, method: string, target: string, args: unknown): ParkedBinding | undefined {
+  if (!ctx.modern || !INPUT_METHODS.has(method)) return undefined;
+  return { method, agent: ctx.session.principal?.agent ?? '(none)', target, digest: argumentsDigest(args) };
+}
+
+/**
+ * A stateless client's call: the same forwarding, but questions the upstream asks meanwhile (sampling,
+ * elicitation, roots) park the call and go back as `input_required`; the retry with answers resumes it. The
+ * retry reaches here only after the whole pipeline ran again on it, its answers included in what was checked.
+ */
+async function forwardStateless(ctx: RequestContext, upstream: Upstream, params: Params, rename: Params | undefined, binding: ParkedBinding, run: ExecuteContext | undefined): Promise<Params> {
   let call: ParkedCall;
-  const agent = ctx.session.principal?.agent ?? '(none)';
   if (typeof params.requestState === 'string') {
-    const answers = params.inputResponses;
-    const where = ctx.gateway.parked.locate(params.requestState, method, agent);
+    const answers = isParams(params.inputResponses) ? params.inputResponses : {};
+    const { where } = ctx.gateway.parked.locate(params.requestState, binding);
     if (where !== 'here') {
       // Parked on another replica (no stickiness): the retry goes there; this replica still checks the result.
-      const outcome = await ctx.gateway.parkedRelay.resume(where, { requestState: params.requestState, method, agent, answers: isParams(answers) ? answers : {} }, ctx.signal);
+      const outcome = await ctx.gateway.parkedRelay.resume(where, { requestState: params.requestState, binding, answers }, ctx.signal);
       return 'result' in outcome ? outcome.result : { resultType: 'input_required', inputRequests: outcome.questions, requestState: outcome.requestState };
     }
-    call = ctx.gateway.parked.take(params.requestState, method, agent);
+    call = ctx.gateway.parked.take(params.requestState, binding).call;
     call.record.session = ctx.session;
     call.record.requestId = ctx.id;
     // The retry may ask for progress with a token of its own; progress after the round trip uses it.
     const token = (params._meta as Params | undefined)?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') call.record.progressToken = token;
-    call.answer(isParams(answers) ? answers : {});
+    call.answer(answers);
   } else {
     const { requestState: _state, inputResponses: _answers, ...clean } = params;
-    const record: CallRecord = { session: ctx.session, requestId: ctx.id };
+    const record: CallRecord = { session: ctx.session, requestId: ctx.id, destination: run?.destination };
     const fwd = forwardParams(ctx, clean, rename, record);
     const untrack = ctx.gateway.fanOut.trackCall(upstream, record);
-    call = new ParkedCall(method, record, (signal) => upstream.request(method, fwd.params, { signal }), () => (untrack(), fwd.done()));
+    call = new ParkedCall(binding.method, record, (signal) => upstream.request(binding.method, fwd.params, { signal }), () => (untrack(), fwd.done()));
   }
   const outcome = await call.next(ctx.signal);
+  await call.record.delivering;
   if ('result' in outcome) return outcome.result;
-  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call, agent) };
+  return { resultType: 'input_required', inputRequests: outcome.questions, requestState: ctx.gateway.parked.park(call, binding, run?.approved === true) };
 }
 
 const isParams = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -147,15 +168,41 @@ function catalogOf(ctx: RequestContext): Catalog {
   return ctx.gateway.catalogFor(ctx.session);
 }
 
-/** Who a request is, for the label store: a stateless request is its identity, a session is itself. */
-function holderOf(ctx: RequestContext): LabelHolder {
-  const isolated = ctx.gateway.security.role(ctx.session.principal)?.isolateSessions === true;
-  return { id: ctx.session.id, agent: ctx.session.principal?.agent ?? '(none)', stateless: ctx.session.stateless, isolated };
+/** A checked request as the pipeline takes it: who, what, and how to resolve and run it. */
+function checkedRequest(ctx: RequestContext, method: CheckedMethod, target: string, args: Params, parts: Pick<CheckedRequest, 'resolve' | 'execute'> & Partial<CheckedRequest>): CheckedRequest {
+  return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: labelHolder(ctx.gateway.security, ctx.session), transport: ctx.session.transport, target, arguments: args, trace: ctx.trace, ...parts };
 }
 
-/** A tools/call, resources/read or prompts/get as the pipeline takes it: who, what, and how to resolve and run it. */
-function checkedRequest(ctx: RequestContext, method: CheckedRequest['method'], target: string, args: Params, parts: Pick<CheckedRequest, 'resolve' | 'execute'> & Partial<CheckedRequest>): CheckedRequest {
-  return { method, security: ctx.gateway.security, principal: ctx.session.principal, holder: holderOf(ctx), transport: ctx.session.transport, target, arguments: args, trace: ctx.trace, ...parts };
+/**
+ * Everything a request forwards beside its own fields (`own`): other params fields, `_meta` as it will travel
+ * (without the stateless envelope and the progress token, which sluice strips or replaces) and a retry's
+ * answers to the server's questions. All of it is outgoing data, checked with the arguments; undefined when
+ * there is none, as for nearly every request.
+ */
+function outgoingRest(ctx: RequestContext, params: Params, own: readonly string[]): Params | undefined {
+  const rest: [string, unknown][] = [];
+  for (const key of Object.keys(params)) {
+    if (own.includes(key) || key === 'requestState') continue;
+    const value = params[key];
+    if (key !== '_meta') rest.push([key, value]);
+    else {
+      const { progressToken: _token, ...meta } = value as Params;
+      const kept = ctx.modern ? stripEnvelope(meta) : meta;
+      if (kept && Object.keys(kept).length > 0) rest.push([key, kept]);
+    }
+  }
+  // Built from entries: a client's `__proto__` key stays a key.
+  return rest.length > 0 ? Object.fromEntries(rest) : undefined;
+}
+
+/** A stateless retry's sealed state says a human approved this very call before it parked (checked again when it resumes). */
+function approvedBefore(ctx: RequestContext, params: Params, binding: ParkedBinding | undefined): boolean {
+  if (!binding || typeof params.requestState !== 'string') return false;
+  try {
+    return ctx.gateway.parked.locate(params.requestState, binding).approved;
+  } catch {
+    return false; // refused where it is taken, after the checks, so the refusal is recorded
+  }
 }
 
 /**
@@ -169,17 +216,20 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
     throw new RpcError(ErrorCode.InvalidParams, '"arguments" must be an object');
   }
   const catalog = catalogOf(ctx);
+  const binding = bindingFor(ctx, 'tools/call', name, args);
   const outcome = await runChecked(
     checkedRequest(ctx, 'tools/call', name, (args as Params | undefined) ?? {}, {
+      outgoing: outgoingRest(ctx, params, ['name', 'arguments']),
+      approvedBefore: approvedBefore(ctx, params, binding),
       resolve: () => {
         const route = catalog.toolRoutes.get(name);
         if (route) return { server: catalog.configOf(route.upstream), upstreamName: route.name, definition: catalog.toolDefinitions.get(name) };
         return heldBack(catalog.heldTools.get(name), name);
       },
-      execute: async (resolved, checked) => {
+      execute: async (resolved, checked, run) => {
         const upstream = catalog.toolRoutes.get(name)!.upstream;
         try {
-          return await forward(ctx, upstream, 'tools/call', { ...params, arguments: checked }, { name: resolved.upstreamName });
+          return await forward(ctx, upstream, 'tools/call', { ...params, arguments: checked }, { name: resolved.upstreamName }, { binding, run });
         } catch (err) {
           // The server went away or never answered: that is the tool failing, which the model should read, not a
           // protocol fault. A client's own cancellation stays an error: nobody is waiting for a result.
@@ -201,10 +251,16 @@ async function callTool(ctx: RequestContext, params: Params): Promise<Params> {
     }),
   );
   if (outcome.ok) return outcome.result;
+  abandonParked(ctx, params, binding);
   // An unknown name is a protocol error in MCP (the client may have a stale list); every other refusal is a
   // tool result the model reads.
   if (outcome.refusal.step === 'resolve') throw new RpcError(ErrorCode.InvalidParams, outcome.refusal.rule === QUARANTINE_RULE ? outcome.refusal.reason : `Unknown tool: ${name}`);
   return refusalResult(outcome.refusal);
+}
+
+/** A retry the pipeline refused: the parked call it would have resumed is given up (its questions fail upstream). */
+function abandonParked(ctx: RequestContext, params: Params, binding: ParkedBinding | undefined): void {
+  if (binding && typeof params.requestState === 'string') ctx.gateway.parked.abandon(params.requestState, binding);
 }
 
 /** A held-back definition's refusal: what it is, why, and what an operator does about it. */
@@ -248,26 +304,56 @@ function askClientFor(ctx: RequestContext): ((message: string, args: Params) => 
   };
 }
 
-/** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
-async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, server: ServerConfig | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
+/** What a checked request other than tools/call needs beside its method, target and arguments. */
+interface ReadSpec {
+  params: Params;
+  /** The params fields the request itself is made of (the rest is outgoing data, checked). */
+  own: readonly string[];
+  resolve: CheckedRequest['resolve'];
+  notFound(): RpcError;
+  execute(run: ExecuteContext): Promise<Params>;
+  binding?: ParkedBinding;
+}
+
+/** resources/read, prompts/get, completion/complete, resources/subscribe: a refusal is a JSON-RPC error (they have no isError). */
+async function checkedRead(ctx: RequestContext, method: Exclude<CheckedMethod, 'tools/call'>, target: string, args: Params, spec: ReadSpec): Promise<Params> {
   const outcome = await runChecked(
-    checkedRequest(ctx, method, target, {}, {
-      resolve: () => (server ? { server, upstreamName } : heldBack(held, target)),
-      execute,
+    checkedRequest(ctx, method, target, args, {
+      outgoing: outgoingRest(ctx, spec.params, spec.own),
+      approvedBefore: approvedBefore(ctx, spec.params, spec.binding),
+      resolve: spec.resolve,
+      execute: (_resolved, _checked, run) => spec.execute(run),
+      traceId: ctx.trace?.traceId ?? traceIdOf(spec.params),
     }),
   );
   if (outcome.ok) return outcome.result;
-  if (outcome.refusal.step === 'resolve' && outcome.refusal.rule !== QUARANTINE_RULE) throw notFound();
+  abandonParked(ctx, spec.params, spec.binding);
+  if (outcome.refusal.step === 'resolve' && outcome.refusal.rule !== QUARANTINE_RULE) throw spec.notFound();
   throw new RpcError(ErrorCode.Forbidden, readRefusalMessage(outcome.refusal), { step: outcome.refusal.step });
+}
+
+/** A prompt's arguments: an object of strings, as MCP defines them (anything else would reach the server unchecked in shape). */
+function promptArguments(params: Params): Params {
+  const args = params.arguments;
+  if (args === undefined) return {};
+  if (!isParams(args) || Object.values(args).some((v) => typeof v !== 'string')) throw new RpcError(ErrorCode.InvalidParams, '"arguments" must be an object of strings');
+  return args;
 }
 
 async function getPrompt(ctx: RequestContext, params: Params): Promise<Params> {
   const name = requireString(params, 'name');
+  const args = promptArguments(params);
   const catalog = catalogOf(ctx);
   const route = catalog.promptRoutes.get(name);
-  return checkedRead(ctx, 'prompts/get', name, route && catalog.configOf(route.upstream), route?.name ?? name, catalog.heldPrompts.get(name), () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`), () =>
-    forward(ctx, route!.upstream, 'prompts/get', params, { name: route!.name }),
-  );
+  const binding = bindingFor(ctx, 'prompts/get', name, args);
+  return checkedRead(ctx, 'prompts/get', name, args, {
+    params,
+    own: ['name', 'arguments'],
+    binding,
+    resolve: () => (route ? { server: catalog.configOf(route.upstream), upstreamName: route.name } : heldBack(catalog.heldPrompts.get(name), name)),
+    notFound: () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`),
+    execute: (run) => forward(ctx, route!.upstream, 'prompts/get', params, { name: route!.name }, { binding, run }),
+  });
 }
 
 function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
@@ -275,11 +361,38 @@ function resourceNotFound(ctx: RequestContext, uri: string): RpcError {
   return new RpcError(ctx.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }
 
+/** How a URI resolves in the caller's catalog: its owner's config, and whether the owner listed it (rather than a client building it). */
+function resolveUri(catalog: Catalog, uri: string): ReturnType<CheckedRequest['resolve']> {
+  const owner = catalog.ownerOfUri(uri);
+  if (!owner) return heldBack(catalog.heldUri(uri), uri);
+  return { server: catalog.configOf(owner), upstreamName: uri, listed: catalog.isListed(uri) };
+}
+
 async function readResource(ctx: RequestContext, params: Params): Promise<Params> {
   const uri = requireString(params, 'uri');
   const catalog = catalogOf(ctx);
-  const owner = catalog.ownerOfUri(uri);
-  return checkedRead(ctx, 'resources/read', uri, owner && catalog.configOf(owner), uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
+  const binding = bindingFor(ctx, 'resources/read', uri, {});
+  return checkedRead(ctx, 'resources/read', uri, {}, {
+    params,
+    own: ['uri'],
+    binding,
+    resolve: () => resolveUri(catalog, uri),
+    notFound: () => resourceNotFound(ctx, uri),
+    execute: (run) => forward(ctx, catalog.ownerOfUri(uri)!, 'resources/read', params, undefined, { binding, run }),
+  });
+}
+
+/** resources/subscribe (and each URI a stateless listen stream asks for): the checks of a read of that URI. */
+export async function subscribe(ctx: RequestContext, params: Params): Promise<Params> {
+  const uri = requireString(params, 'uri');
+  const catalog = catalogOf(ctx);
+  return checkedRead(ctx, 'resources/subscribe', uri, {}, {
+    params,
+    own: ['uri'],
+    resolve: () => resolveUri(catalog, uri),
+    notFound: () => resourceNotFound(ctx, uri),
+    execute: async () => (await ctx.gateway.subscriptions.subscribe(ctx.session, uri, catalog), {}),
+  });
 }
 
 /** The tools this session's role may see. */
@@ -292,20 +405,38 @@ function listTools(ctx: RequestContext, params: Params): Params {
   return paginate(visible, 'tools', cursorOf(params), ctx.gateway.config.pageSize);
 }
 
+/**
+ * completion/complete: the value typed so far (and the other arguments in `context`) is data going to the
+ * server, checked like a prompt's arguments; the suggestions that come back are content.
+ */
 async function complete(ctx: RequestContext, params: Params): Promise<Params> {
-  const ref = params.ref as Params | undefined;
-  if (!ref || typeof ref !== 'object') throw new RpcError(ErrorCode.InvalidParams, '"ref" must be an object');
+  const ref = params.ref;
+  if (!isParams(ref)) throw new RpcError(ErrorCode.InvalidParams, '"ref" must be an object');
+  if (!isParams(params.argument)) throw new RpcError(ErrorCode.InvalidParams, '"argument" must be an object with "name" and "value"');
   const catalog = catalogOf(ctx);
+  const args: Params = { argument: params.argument, ...(params.context === undefined ? {} : { context: params.context }) };
+  const own = ['ref', 'argument', 'context'];
   if (ref.type === 'ref/prompt') {
-    const route = catalog.promptRoutes.get(String(ref.name));
-    if (!route) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
-    return forward(ctx, route.upstream, 'completion/complete', params, { ref: { ...ref, name: route.name } });
+    const name = typeof ref.name === 'string' ? ref.name : '';
+    const route = catalog.promptRoutes.get(name);
+    return checkedRead(ctx, 'completion/complete', name, args, {
+      params,
+      own,
+      resolve: () => (route ? { server: catalog.configOf(route.upstream), upstreamName: route.name } : heldBack(catalog.heldPrompts.get(name), name)),
+      notFound: () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`),
+      execute: (run) => forward(ctx, route!.upstream, 'completion/complete', params, { ref: { ...ref, name: route!.name } }, { run }),
+    });
   }
   if (ref.type === 'ref/resource') {
-    const uri = String(ref.uri);
+    const uri = typeof ref.uri === 'string' ? ref.uri : '';
     const owner = catalog.ownerOfTemplate(uri) ?? catalog.ownerOfUri(uri);
-    if (!owner) throw resourceNotFound(ctx, uri);
-    return forward(ctx, owner, 'completion/complete', params);
+    return checkedRead(ctx, 'completion/complete', uri, args, {
+      params,
+      own,
+      resolve: () => (owner ? { server: catalog.configOf(owner), upstreamName: uri } : heldBack(catalog.heldUri(uri), uri)),
+      notFound: () => resourceNotFound(ctx, uri),
+      execute: (run) => forward(ctx, owner!, 'completion/complete', params, undefined, { run }),
+    });
   }
   throw new RpcError(ErrorCode.InvalidParams, '"ref.type" must be "ref/prompt" or "ref/resource"');
 }
@@ -353,13 +484,13 @@ export const HANDLERS = new Map<string, Handler>([
   ['ping', async () => ({})],
   ['server/discover', async (ctx) => ({ supportedVersions: [MODERN_VERSION], capabilities: GATEWAY_CAPABILITIES, instructions: mergedInstructions(ctx.gateway.upstreams, ctx.gateway.catalog.heldInstructions) })],
   ['tools/list', async (ctx, p) => listTools(ctx, p)],
-  ['prompts/list', async (ctx, p) => paginate(catalogOf(ctx).prompts, 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
-  ['resources/list', async (ctx, p) => paginate(catalogOf(ctx).resources, 'resources', cursorOf(p), ctx.gateway.config.pageSize)],
-  ['resources/templates/list', async (ctx, p) => paginate(catalogOf(ctx).resourceTemplates, 'resourceTemplates', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['prompts/list', async (ctx, p) => paginate(ctx.gateway.security.visibleToRole(ctx.session.principal, catalogOf(ctx).prompts), 'prompts', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['resources/list', async (ctx, p) => paginate(ctx.gateway.security.visibleResources(ctx.session.principal, catalogOf(ctx).resources), 'resources', cursorOf(p), ctx.gateway.config.pageSize)],
+  ['resources/templates/list', async (ctx, p) => paginate(ctx.gateway.security.visibleToRole(ctx.session.principal, catalogOf(ctx).resourceTemplates), 'resourceTemplates', cursorOf(p), ctx.gateway.config.pageSize)],
   ['tools/call', callTool],
   ['prompts/get', getPrompt],
   ['resources/read', readResource],
-  ['resources/subscribe', async (ctx, p) => (await ctx.gateway.subscriptions.subscribe(ctx.session, requireString(p, 'uri'), catalogOf(ctx)), {})],
+  ['resources/subscribe', subscribe],
   ['resources/unsubscribe', async (ctx, p) => (await ctx.gateway.subscriptions.unsubscribe(ctx.session, requireString(p, 'uri'), catalogOf(ctx)), {})],
   ['completion/complete', complete],
   ['logging/setLevel', setLevel],

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { canonicalJson } from '../canonical-json.js';
 import { ErrorCode, RpcError, type Params } from '../protocol/jsonrpc.js';
 import { seal, unseal } from '../state/seal.js';
 import type { CallRecord } from './calls.js';
@@ -84,10 +85,16 @@ export class ParkedCall {
   expireAfter(onExpire: () => void): void {
     this.timer = setTimeout(() => {
       onExpire();
-      this.answer({});
-      this.abort.abort('the client did not answer in time');
+      this.cancel('the client did not answer in time');
     }, PARK_MS);
     this.timer.unref();
+  }
+
+  /** The upstream's questions fail and its call is cancelled. */
+  cancel(reason: string): void {
+    clearTimeout(this.timer);
+    this.answer({});
+    this.abort.abort(reason);
   }
 
   private finish(): void {
@@ -96,11 +103,30 @@ export class ParkedCall {
   }
 }
 
+/** What a parked call is bound to: a retry that names anything else resumes nothing. */
+export interface ParkedBinding {
+  method: string;
+  /** The identity that made the call. */
+  agent: string;
+  /** The tool or prompt name, or the URI, as the client named it. */
+  target: string;
+  /** A digest of the arguments as they were checked and forwarded (see argumentsDigest). */
+  digest: string;
+}
+
+/** The digest a parked call's arguments are bound by: SHA-256 over their canonical JSON (key order never matters). */
+export function argumentsDigest(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args ?? {})).digest('base64url');
+}
+
 /**
  * Parked calls. The `requestState` a client carries back is sealed (HMAC, see state/seal.ts) over the call's
- * id, its method and the identity that made it, with an expiry: any instance with the key can tell that we
- * issued it, for whom, and that it is still good — a client cannot forge one, guess another's, or use
- * someone else's. The live upstream call it resumes is here, in the process that holds the connection.
+ * id and everything it is bound to — its method, the identity that made it, the tool, prompt or URI and a
+ * digest of its arguments — and whether a human approved it, with an expiry: any instance with the key can tell
+ * that we issued it, for whom and for which call, and that it is still good. A client cannot forge one, use
+ * someone else's, or resume a call under another tool's name or with other arguments. The retry runs the
+ * whole pipeline again (with the label the identity has by then); only the approval is not asked twice. The
+ * live upstream call it resumes is here, in the process that holds the connection.
  */
 export class ParkedCalls {
   private readonly byId = new Map<string, ParkedCall>();
@@ -111,32 +137,50 @@ export class ParkedCalls {
     private readonly replica: string,
   ) {}
 
-  park(call: ParkedCall, agent: string): string {
+  park(call: ParkedCall, binding: ParkedBinding, approved: boolean): string {
     const id = randomBytes(16).toString('base64url');
     this.byId.set(id, call);
     call.expireAfter(() => this.byId.delete(id));
-    return seal({ id, method: call.method, agent, replica: this.replica }, this.key, PARK_MS);
+    return seal({ id, ...bindingOf(binding), approved, replica: this.replica }, this.key, PARK_MS);
   }
 
   /**
-   * Where the call a requestState resumes is parked: 'here', or the id of the replica that holds it. Throws
-   * for a state we did not seal, an expired one, or one made for another method or identity.
+   * Where the call a requestState resumes is parked — 'here', or the id of the replica that holds it — and
+   * whether it was approved. Throws for a state we did not seal, an expired one, or one bound to anything else.
    */
-  locate(state: string, method: string, agent: string): 'here' | string {
+  locate(state: string, binding: ParkedBinding): { where: 'here' | string; approved: boolean } {
     const payload = unseal(state, this.key);
-    if (!payload || typeof payload.id !== 'string' || payload.method !== method || payload.agent !== agent) throw unknownState();
-    return typeof payload.replica === 'string' && payload.replica !== this.replica ? payload.replica : 'here';
+    const want = bindingOf(binding);
+    if (!payload || typeof payload.id !== 'string' || Object.entries(want).some(([k, v]) => payload[k] !== v)) throw unknownState();
+    const where = typeof payload.replica === 'string' && payload.replica !== this.replica ? payload.replica : 'here';
+    return { where, approved: payload.approved === true };
   }
 
-  /** Takes a parked call back out; each requestState is good for exactly one retry, by the identity it was issued to. */
-  take(state: string, method: string, agent: string): ParkedCall {
-    this.locate(state, method, agent);
+  /** Takes a parked call back out; each requestState is good for exactly one retry of the call it was issued for. */
+  take(state: string, binding: ParkedBinding): { call: ParkedCall; approved: boolean } {
+    const { approved } = this.locate(state, binding);
     const id = unseal(state, this.key)!.id as string;
     const call = this.byId.get(id);
-    if (!call || call.method !== method) throw unknownState();
+    if (!call || call.method !== binding.method) throw unknownState();
     this.byId.delete(id);
-    return call;
+    return { call, approved };
+  }
+
+  /** Gives up a call whose retry the pipeline refused: its questions fail upstream and the call is cancelled. */
+  abandon(state: string, binding: ParkedBinding): void {
+    let taken: { call: ParkedCall } | undefined;
+    try {
+      if (this.locate(state, binding).where === 'here') taken = this.take(state, binding);
+    } catch {
+      return; // not a state of ours, or not for this call: nothing to give up
+    }
+    taken?.call.cancel('the retry was refused by sluice');
   }
 }
 
-const unknownState = () => new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState');
+/** Only the binding's own fields, whatever else the object carries. */
+function bindingOf(b: ParkedBinding): ParkedBinding {
+  return { method: b.method, agent: b.agent, target: b.target, digest: b.digest };
+}
+
+const unknownState = () => new RpcError(ErrorCode.InvalidParams, 'Unknown or expired requestState, or one issued for another call (a retry must repeat the same tool, prompt or URI with the same arguments)');

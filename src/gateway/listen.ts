@@ -1,7 +1,10 @@
 import { ErrorCode, notification, RpcError, type Params } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/modern.js';
-import type { RequestContext } from './handlers.js';
+import { subscribe, type RequestContext } from './handlers.js';
 import type { Listener } from './gateway.js';
+
+/** Each URI of a listen stream is a checked and recorded subscription: a bound on how many one request may ask. */
+const MAX_LISTEN_URIS = 1000;
 
 /**
  * `subscriptions/listen` (stateless revision): the client's one long-lived stream of list changes and resource
@@ -14,14 +17,17 @@ export async function listen(ctx: RequestContext, params: Params): Promise<Param
     throw new RpcError(ErrorCode.InvalidParams, '"notifications" must be an object naming what to listen for');
   }
   const asked = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+  if (asked.length > MAX_LISTEN_URIS) throw new RpcError(ErrorCode.InvalidParams, `"resourceSubscriptions" may name at most ${MAX_LISTEN_URIS} URIs, not ${asked.length}`);
   const gateway = ctx.gateway;
   // Resource updates need an upstream subscription, which the listener's session holds while the stream is
-  // open; only what could be subscribed is acknowledged — a URI nobody offers is not quietly promised.
+  // open; each is checked (and recorded) as a resources/subscribe, and only what could be subscribed is
+  // acknowledged — a URI nobody offers, or the role may not read, is not quietly promised.
   const uris: string[] = [];
   for (const uri of new Set(asked)) {
-    if (await gateway.subscriptions.subscribe(ctx.session, uri, gateway.catalogFor(ctx.session)).then(() => true, () => false)) uris.push(uri);
+    if (await subscribe(ctx, { uri }).then(() => true, () => false)) uris.push(uri);
   }
   const listener: Listener = {
+    session: ctx.session,
     channel: ctx.session.channel,
     id: ctx.id,
     filter: { tools: wanted.toolsListChanged === true, prompts: wanted.promptsListChanged === true, resources: wanted.resourcesListChanged === true, uris: new Set(uris) },

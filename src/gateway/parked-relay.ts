@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import { toWire } from '../protocol/errors.js';
 import { ErrorCode, RpcError, type Params } from '../protocol/jsonrpc.js';
 import type { Bus, ParkedMessage } from '../state/ports.js';
-import type { ParkedCalls } from './input-required.js';
+import type { ParkedBinding, ParkedCalls } from './input-required.js';
 
 /** How long the replica holding a parked call has to say it took the retry: longer means it is gone. */
 const ACCEPT_MS = 3000;
@@ -46,7 +46,7 @@ export class ParkedRelay {
   }
 
   /** Resumes on `replica` the call `requestState` names, with the client's answers. */
-  resume(replica: string, request: { requestState: string; method: string; agent: string; answers: Params }, signal: AbortSignal): Promise<ParkedOutcome> {
+  resume(replica: string, request: { requestState: string; binding: ParkedBinding; answers: Params }, signal: AbortSignal): Promise<ParkedOutcome> {
     const reply = randomBytes(12).toString('base64url');
     return new Promise<ParkedOutcome>((resolve, reject) => {
       const done = () => {
@@ -67,7 +67,7 @@ export class ParkedRelay {
         reject: (e) => (done(), reject(e)),
       });
       this.bus
-        .publish('parked', { kind: 'resume', to: replica, from: this.bus.replicaId, reply, requestState: request.requestState, method: request.method, agent: request.agent, answers: request.answers })
+        .publish('parked', { kind: 'resume', to: replica, from: this.bus.replicaId, reply, requestState: request.requestState, ...request.binding, answers: request.answers })
         .catch((err: Error) => this.waiting.get(reply)?.reject(new RpcError(ErrorCode.InternalError, `could not reach the replica holding this call: ${err.message}`)));
     });
   }
@@ -75,17 +75,18 @@ export class ParkedRelay {
   /** The holder's side: take the call, say so, deliver the answers, send back what happens next. */
   private async serve(m: ParkedMessage): Promise<void> {
     const to = m.from;
-    if (!to || typeof m.requestState !== 'string' || typeof m.method !== 'string' || typeof m.agent !== 'string') return;
+    const binding = bindingIn(m);
+    if (!to || typeof m.requestState !== 'string' || !binding) return;
     const send = (message: Omit<ParkedMessage, 'to' | 'reply'>) =>
       this.bus.publish('parked', { ...message, to, reply: m.reply }).catch((err: Error) => this.log.warn({ err: err.message }, 'could not answer a relayed retry'));
     try {
-      const call = this.parked.take(m.requestState, m.method, m.agent);
+      const { call, approved } = this.parked.take(m.requestState, binding);
       await send({ kind: 'accepted' });
       const answers = m.answers !== null && typeof m.answers === 'object' && !Array.isArray(m.answers) ? m.answers : {};
       call.answer(answers);
       const outcome = await call.next(new AbortController().signal);
       if ('result' in outcome) await send({ kind: 'outcome', result: outcome.result });
-      else await send({ kind: 'outcome', questions: outcome.questions, requestState: this.parked.park(call, m.agent) });
+      else await send({ kind: 'outcome', questions: outcome.questions, requestState: this.parked.park(call, binding, approved) });
     } catch (err) {
       await send({ kind: 'outcome', error: toWire(err) });
     }
@@ -100,4 +101,11 @@ export class ParkedRelay {
     if (m.questions && typeof m.requestState === 'string') return w.resolve({ questions: m.questions, requestState: m.requestState });
     w.reject(new RpcError(ErrorCode.InternalError, 'the replica holding this call sent an outcome sluice cannot read'));
   }
+}
+
+/** The binding a relayed retry names, when every part of it is there. */
+function bindingIn(m: ParkedMessage): ParkedBinding | undefined {
+  const { method, agent, target, digest } = m;
+  if (typeof method !== 'string' || typeof agent !== 'string' || typeof target !== 'string' || typeof digest !== 'string') return undefined;
+  return { method, agent, target, digest };
 }

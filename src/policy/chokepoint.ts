@@ -3,8 +3,8 @@ import { lifecycle } from '../lifecycle.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { DecisionEvent, Refusal, Step } from './decision.js';
 import { printable } from './printable.js';
-import { READ_STEPS, TOOL_STEPS } from './step-names.js';
-import { deny, describeFinding, STEP_FUNCTIONS, type CheckedRequest, type RequestState } from './steps.js';
+import { pipelineOf } from './methods.js';
+import { deny, describeFinding, destinationOf, STEP_FUNCTIONS, type CheckedRequest, type RequestState } from './steps.js';
 
 export type { CheckedRequest, Resolved } from './steps.js';
 export { QUARANTINE_RULE } from './steps.js';
@@ -27,13 +27,15 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
     return refuse(s, started, undefined, deny('authenticate', `the label store could not answer: ${(err as Error).message}`));
   }
 
-  for (const name of req.method === 'tools/call' ? TOOL_STEPS : READ_STEPS) {
+  const steps = pipelineOf(req.method);
+  if (!steps) return refuse(s, started, labelBefore, deny('authenticate', `${req.method} is not a checked method`));
+  for (const name of steps) {
     if (name === 'record') break;
     if (name === 'execute') {
       if (!req.security.recorder.accepting()) return refuse(s, started, labelBefore, deny('record', 'the audit log is not keeping up; the call was not run, try again shortly'));
       const resolved = s.resolved!;
       try {
-        s.result = await req.execute(resolved, s.args);
+        s.result = await req.execute(resolved, s.args, { approved: s.approved === true, destination: destinationOf(s) });
       } catch (err) {
         await record(s, started, labelBefore, 'error', { step: 'execute', reason: (err as Error).message }).catch(() => undefined);
         throw err;
@@ -106,7 +108,8 @@ async function record(s: RequestState, started: number, labelBefore: Label | und
     target: printable(req.target),
     upstream: s.resolved?.server.name,
     outcome,
-    arguments: req.method === 'resources/read' ? undefined : s.args,
+    // A resource's only argument is its URI, which is the target.
+    arguments: req.method === 'resources/read' || req.method === 'resources/subscribe' ? undefined : s.args,
     argumentsClean: s.argsClean,
     labelBefore,
     labelAfter,
@@ -122,6 +125,8 @@ async function record(s: RequestState, started: number, labelBefore: Label | und
 async function askApproval(s: RequestState, refusal: Refusal, label: Label): Promise<Refusal | undefined> {
   const { req } = s;
   const approver = req.security.approver;
+  // Only the tool rule's approval carries over: a flow violation that appears on the retry is asked anew.
+  if (req.approvedBefore && refusal.step === 'tool-rule') return (s.approved = true), pausedSince(req);
   if (!approver || req.method !== 'tools/call') return { ...refusal, reason: `needs approval: ${refusal.reason}` };
   try {
     const decision = await approver({
@@ -136,10 +141,23 @@ async function askApproval(s: RequestState, refusal: Refusal, label: Label): Pro
       keepAlive: req.keepAlive,
       askClient: req.askClient,
     });
-    return decision.granted ? undefined : { ...refusal, outcome: 'deny', reason: `approval denied${decision.reason ? `: ${decision.reason}` : ''}` };
+    if (!decision.granted) return { ...refusal, outcome: 'deny', reason: `approval denied${decision.reason ? `: ${decision.reason}` : ''}` };
+    s.approved = true;
+    return await pausedSince(req);
   } catch (err) {
     return { ...refusal, outcome: 'deny', reason: `approval failed: ${(err as Error).message}` };
   }
+}
+
+/** The operator may have paused sluice while a call waited for its approval: an approval does not outrank the pause. */
+async function pausedSince(req: CheckedRequest): Promise<Refusal | undefined> {
+  let paused: boolean;
+  try {
+    paused = await req.security.switches.get('paused');
+  } catch (err) {
+    return deny('pause', `the pause switch could not be read after the approval: ${(err as Error).message}`);
+  }
+  return paused ? deny('pause', 'sluice was paused while the call waited for approval; it was approved but not run') : undefined;
 }
 
 /** A tool refusal as the model reads it: a result with isError, naming the step and the reason. */

@@ -1,4 +1,5 @@
 import type { Label } from '../ifc/label.js';
+import type { CheckedMethod } from './methods.js';
 import type { Step } from './step-names.js';
 
 export type { Step } from './step-names.js';
@@ -18,7 +19,8 @@ export interface DecisionEvent {
   agent: string;
   session: string;
   transport: string;
-  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'operator' | 'approval' | 'authenticate' | 'definition';
+  /** A checked request's method; an upstream's request to a client, or a client's answer to one; or what sluice itself did. */
+  method: CheckedMethod | 'sampling/createMessage' | 'elicitation/create' | 'roots/list' | 'operator' | 'approval' | 'authenticate' | 'definition';
   target: string;
   upstream?: string;
   outcome: 'allow' | 'deny' | 'approve' | 'error' | 'requested' | 'granted' | 'denied' | 'expired' | 'allowed' | 'quarantined' | 'approved' | 'rejected' | 'removed';

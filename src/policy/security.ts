@@ -5,6 +5,7 @@ import type { Params } from '../protocol/jsonrpc.js';
 import type { LabelStore, RateLimitStore, SwitchStore, TokenStore } from '../state/ports.js';
 import type { Recorder, Refusal } from './decision.js';
 import type { Hooks } from './hooks.js';
+import { pathMatches } from './paths.js';
 import { operationOf, ToolRules } from './rules.js';
 
 /** What a human is asked to decide (the approvals queue, the console and the CLI answer it). */
@@ -74,6 +75,20 @@ export class Security {
 
   toolRules(role: RoleConfig): ToolRules {
     return this.rules.get(role.name) ?? new ToolRules(role);
+  }
+
+  /** The resources a principal may see: none without a role; with one, those its resource rules let it read. */
+  visibleResources(principal: Principal | undefined, resources: readonly Params[]): Params[] {
+    const role = this.role(principal);
+    if (!role) return [];
+    const { allow, deny } = role.resources;
+    if (allow.length === 0 && deny.length === 0) return resources as Params[];
+    return resources.filter((r) => !pathMatches(deny, String(r.uri)) && (allow.length === 0 || pathMatches(allow, String(r.uri)) !== undefined));
+  }
+
+  /** Entries any caller with a role may see (prompts, templates): the rest is checked when used. */
+  visibleToRole<T>(principal: Principal | undefined, entries: readonly T[]): readonly T[] {
+    return this.role(principal) ? entries : [];
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Principal } from '../identity/principal.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { LabelHolder } from '../state/ports.js';
 import type { Refusal, Step } from './decision.js';
+import type { CheckedMethod } from './methods.js';
 import { findingsLabel } from './findings.js';
 import { checkPaths, pathMatches } from './paths.js';
 import { printable } from './printable.js';
@@ -20,11 +21,13 @@ export interface Resolved {
   upstreamName: string;
   /** The merged definition as offered (tools: annotations and input schema). */
   definition?: Params;
+  /** A resource URI the server listed itself, rather than one a client built (from a template, or made up). */
+  listed?: boolean;
 }
 
-/** One checked request — tools/call, resources/read or prompts/get — as the front of the pipeline hands it in. */
+/** One checked request — a method the table in methods.ts marks `checked` — as the front of the pipeline hands it in. */
 export interface CheckedRequest {
-  method: 'tools/call' | 'resources/read' | 'prompts/get';
+  method: CheckedMethod;
   security: Security;
   principal: Principal | undefined;
   holder: LabelHolder;
@@ -33,11 +36,26 @@ export interface CheckedRequest {
   target: string;
   arguments: Params;
   /**
+   * Whatever else the request forwards beside the arguments — other params fields, `_meta`, a retry's answers
+   * to the server's questions: outgoing data too, scanned with the arguments by the information-flow step.
+   */
+  outgoing?: Params;
+  /**
    * Looks the target up in the caller's catalog; undefined when nothing by that name is offered, `heldBack`
    * when something is but may not be used (a quarantined definition): refused with that reason.
    */
   resolve(): Resolved | { heldBack: string } | undefined;
-  execute(resolved: Resolved, args: Params): Promise<Params>;
+  /**
+   * Runs the request with the arguments as checked. `approved`: a human approved it on the way; `destination`:
+   * where its data goes, as information flow judged it (what the upstream asks the client meanwhile is
+   * answered into the same place).
+   */
+  execute(resolved: Resolved, args: Params, run: ExecuteContext): Promise<Params>;
+  /**
+   * A retry of a call a human approved before it was parked for the client's input (the sealed requestState
+   * says so, bound to this very call): the approval is not asked again. Every other check runs again.
+   */
+  approvedBefore?: boolean;
   /** Ties this request's records together. */
   traceId?: string;
   /** The request's trace, when a tracer listens: each step becomes a span of it. */
@@ -46,6 +64,20 @@ export interface CheckedRequest {
   keepAlive?: (message: string) => void;
   /** Asks the client's own user to approve (elicitation), when it can. */
   askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
+}
+
+/** Where a request's data goes, as information flow judges it (unknown: open-world, public). */
+export interface Destination {
+  egress: boolean;
+  clearance: Label['confidentiality'];
+  requireTrusted: boolean;
+}
+
+export const OPEN_DESTINATION: Destination = Object.freeze({ egress: true, clearance: 'public', requireTrusted: false });
+
+export interface ExecuteContext {
+  approved: boolean;
+  destination: Destination;
 }
 
 /** What the steps build up as the request moves through them. */
@@ -67,6 +99,8 @@ export interface RequestState {
   result?: Params;
   findings: Finding[];
   labelAfter?: Label;
+  /** A human approved the request in this run (or before it was parked). */
+  approved?: boolean;
 }
 
 export type StepFn = (s: RequestState) => Refusal | undefined | Promise<Refusal | undefined>;
@@ -113,7 +147,13 @@ const rateLimit: StepFn = async (s) => {
 /** The rule a refusal of a held-back definition names: the handlers tell it from an unknown name by it. */
 export const QUARANTINE_RULE = 'definitions';
 
-const UNKNOWN: Record<CheckedRequest['method'], string> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
+const UNKNOWN: Record<CheckedMethod, string> = {
+  'tools/call': 'tool',
+  'prompts/get': 'prompt',
+  'resources/read': 'resource',
+  'resources/subscribe': 'resource',
+  'completion/complete': 'prompt or resource template',
+};
 
 /** The name as sent, looked up in the caller's catalog: an unknown or look-alike name goes no further. */
 const resolve: StepFn = (s) => {
@@ -125,9 +165,26 @@ const resolve: StepFn = (s) => {
     s.toolSec = toolSecurity(resolved.server.tools, resolved.upstreamName);
     s.operation = operationOf(resolved.definition, s.toolSec);
     s.egress = s.operation === 'write' || isOpenWorld(resolved.definition, s.toolSec, resolved.server.openWorld);
+  } else if (isResourceMethod(s.req.method)) {
+    // A URI the server listed carries nothing of the client's; one built from a template carries what was put
+    // in it, out of the boundary when the server is open-world or the URI itself reaches a host.
+    s.egress = !resolved.listed && (resolved.server.openWorld ?? reachesHost(s.req.target));
+  } else {
+    // Prompt and completion arguments go to the server like a tool's arguments: open-world unless it says not.
+    s.egress = isOpenWorld(undefined, undefined, resolved.server.openWorld);
   }
   return undefined;
 };
+
+const isResourceMethod = (m: CheckedMethod) => m === 'resources/read' || m === 'resources/subscribe';
+
+/** Schemes whose URIs name a host a server would connect to: a resource read of one is a fetch. */
+const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'gopher', 'dict', 'ldap', 'ldaps', 'sftp', 'smb', 'tftp', 'telnet']);
+
+function reachesHost(uri: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri.trim())?.[1]?.toLowerCase();
+  return scheme !== undefined && NETWORK_SCHEMES.has(scheme);
+}
 
 const toolRule: StepFn = (s) => {
   const role = roleOf(s);
@@ -144,8 +201,8 @@ const operation: StepFn = (s) => {
 
 /** Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). */
 const paths: StepFn = async (s) => {
-  if (s.req.method === 'prompts/get') return undefined;
-  if (s.req.method === 'resources/read') return resourcePath(s);
+  if (isResourceMethod(s.req.method)) return resourcePath(s);
+  if (s.req.method !== 'tools/call') return undefined;
   const { server, definition } = resolvedOf(s);
   const base = server.transport === 'stdio' ? server.cwd : undefined;
   const checked = await checkPaths(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.paths, roleOf(s), base);
@@ -161,7 +218,11 @@ const paths: StepFn = async (s) => {
  */
 const urls: StepFn = (s) => {
   const { definition } = resolvedOf(s);
-  const checked = checkUrls(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.urls, roleOf(s).urls, s.toolSec?.paths);
+  const role = roleOf(s);
+  let checked;
+  if (s.req.method === 'tools/call') checked = checkUrls(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.urls, role.urls, s.toolSec?.paths);
+  else if (isResourceMethod(s.req.method)) checked = reachesHost(s.req.target) ? checkUrls({ uri: s.req.target }, undefined, undefined, role.urls) : { ok: true as const };
+  else checked = checkUrls(s.args, undefined, undefined, role.urls);
   return checked.ok ? undefined : deny('urls', checked.reason, checked.rule);
 };
 
@@ -181,7 +242,7 @@ async function resourcePath(s: RequestState): Promise<Refusal | undefined> {
 
 /** The role's resource rules: URI globs, deny first; with an allow list, a URI must match one of it. */
 const resourceRule: StepFn = (s) => {
-  if (s.req.method !== 'resources/read') return undefined;
+  if (!isResourceMethod(s.req.method)) return undefined;
   const { allow, deny: denied } = roleOf(s).resources;
   const uri = s.req.target;
   const hit = pathMatches(denied, uri);
@@ -198,23 +259,40 @@ const resourceRule: StepFn = (s) => {
 const informationFlow: StepFn = async (s) => {
   if (!s.egress) return undefined;
   const held = await s.req.security.labels.of(s.req.holder);
-  const { findings } = scanPayload(s.args, { secret: 'label', pii: 'label', injection: 'label' });
+  const { findings } = scanPayload(outgoingOf(s), { secret: 'label', pii: 'label', injection: 'label' });
   s.argsClean = findings.length === 0;
   const carried = findingsLabel(findings);
   const outgoing = join(held, carried);
   const clearance = s.toolSec?.clearance ?? 'public';
   let reason: string | undefined;
   if (!flowsTo(outgoing.confidentiality, clearance)) {
-    const how = s.operation === 'write' ? '' : ' (it is open-world: its arguments leave the trust boundary)';
-    reason = `the session holds ${outgoing.confidentiality} data and ${s.req.target} is cleared for ${clearance} only${how}`;
+    reason = `the session holds ${outgoing.confidentiality} data and ${printable(s.req.target)} is cleared for ${clearance} only${egressWhy(s)}`;
   } else if (s.toolSec?.requireTrusted && outgoing.integrity === 'untrusted') {
-    reason = `the session has read untrusted data and ${s.req.target} accepts trusted sessions only`;
+    reason = `the session has read untrusted data and ${printable(s.req.target)} accepts trusted sessions only`;
   }
   if (!reason) return undefined;
   const policy = roleOf(s).onFlowViolation;
   if (policy === 'allow') return undefined;
   return { outcome: policy, step: 'information-flow', rule: `clearance ${clearance}${s.toolSec?.requireTrusted ? ', trusted only' : ''}`, reason };
 };
+
+/** Where a request's data goes, for what the upstream asks the client while it runs. */
+export function destinationOf(s: RequestState): Destination {
+  return { egress: s.egress, clearance: s.toolSec?.clearance ?? 'public', requireTrusted: s.toolSec?.requireTrusted === true };
+}
+
+/** Why a request that is not a write counts as data leaving. */
+function egressWhy(s: RequestState): string {
+  if (s.req.method === 'tools/call') return s.operation === 'write' ? '' : ' (it is open-world: its arguments leave the trust boundary)';
+  if (isResourceMethod(s.req.method)) return ' (the URI was built by the client and is fetched beyond the trust boundary: what it carries leaves)';
+  return ' (its server is open-world: the arguments leave the trust boundary)';
+}
+
+/** Everything the request carries to the server: the arguments (for a resource, its URI) and the rest it forwards. */
+function outgoingOf(s: RequestState): Params {
+  const args = isResourceMethod(s.req.method) ? { uri: s.req.target } : s.args;
+  return s.req.outgoing ? { arguments: args, outgoing: s.req.outgoing } : args;
+}
 
 const preHook: StepFn = async (s) => {
   const hooks = s.req.security.hooks;
@@ -265,11 +343,11 @@ const label: StepFn = async (s) => {
  */
 function sourceLabel(s: RequestState): Label {
   const { server } = resolvedOf(s);
-  if (s.req.method === 'resources/read') {
+  if (isResourceMethod(s.req.method)) {
     for (const [glob, l] of server.resources) if (pathMatches([glob], s.req.target)) return l;
     return server.label;
   }
-  if (s.req.method === 'prompts/get') return server.label;
+  if (s.req.method !== 'tools/call') return server.label;
   const base = s.toolSec?.label ?? server.label;
   const trusted = server.trustedPaths;
   if (base.integrity === 'untrusted' && trusted.length > 0 && s.paths.length > 0 && s.paths.every((p) => pathMatches(trusted, p))) {

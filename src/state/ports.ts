@@ -238,6 +238,9 @@ export interface ParkedMessage {
   requestState?: string;
   method?: string;
   agent?: string;
+  /** What the parked call is bound to beside method and agent (see ParkedBinding). */
+  target?: string;
+  digest?: string;
   answers?: Record<string, unknown>;
   result?: Record<string, unknown>;
   questions?: Record<string, unknown>;

@@ -48,6 +48,12 @@ export class GatewayMetrics {
       registers: r,
     });
     const committed = new Counter({ name: 'sluice_audit_records_committed_total', help: 'Audit records committed.', registers: r });
+    const dropped = new Counter({
+      name: 'sluice_messages_dropped_total',
+      help: 'Messages the method table does not carry, dropped: by sender (client or upstream) and method (`unknown` for a method the table does not name).',
+      labelNames: ['from', 'method'],
+      registers: r,
+    });
     this.gauges(r);
 
     this.unsubscribe.push(
@@ -55,6 +61,7 @@ export class GatewayMetrics {
         server.observe({ mcp_method_name: e.method, gen_ai_tool_name: this.toolLabel(e.method, e.target), error_type: e.errorType ?? '', network_transport: e.transport }, e.durationS);
       }),
       lifecycle.upstreamRequest.subscribe((e) => client.observe({ mcp_method_name: e.method, server: e.server, error_type: e.errorType ?? '' }, e.durationS)),
+      lifecycle.dropped.subscribe((e) => dropped.inc({ from: e.from, method: e.method })),
       lifecycle.auditCommit.subscribe((e) => {
         commit.observe({ outcome: e.ok ? 'ok' : 'failed' }, e.durationS);
         if (e.ok) committed.inc(e.records);

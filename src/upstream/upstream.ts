@@ -75,6 +75,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   /** Messages from the server that failed the check at the edge and were dropped, since this object was made. */
   garbage = 0;
+  /** Well-formed messages the method table does not carry (unknown notifications and requests), dropped and counted. */
+  dropped = 0;
   /** Well-formed responses that matched no call in flight (late answers, ids we never sent), dropped quietly. */
   unmatched = 0;
 

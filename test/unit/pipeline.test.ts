@@ -16,7 +16,7 @@ import { runChecked, type CheckedRequest, type Outcome } from '../../src/policy/
 import type { DecisionEvent, Recorder, Step } from '../../src/policy/decision.js';
 import { Hooks } from '../../src/policy/hooks.js';
 import { Security, type SecurityPorts } from '../../src/policy/security.js';
-import { READ_STEPS, TOOL_STEPS } from '../../src/policy/step-names.js';
+import { PROMPT_STEPS, READ_STEPS, TOOL_STEPS } from '../../src/policy/step-names.js';
 import type { Params } from '../../src/protocol/jsonrpc.js';
 import { memoryState } from '../../src/state/memory-state.js';
 import type { LabelHolder, LabelStore, StateStores } from '../../src/state/ports.js';
@@ -79,11 +79,15 @@ const CATALOG: Record<string, Params | undefined> = {
   y__d: { name: 'y__d', annotations: { readOnlyHint: true } },
   'mem://notes/a': undefined,
   greet: undefined,
+  'https://example.com/q?x=1': undefined,
+  'http://169.254.169.254/latest/meta-data': undefined,
 };
 
 /** A canned upstream answer of the shape each method returns. */
 function resultFor(method: Method, target: string, text: string): Params {
   if (method === 'resources/read') return { contents: [{ uri: target, mimeType: 'text/plain', text }] };
+  if (method === 'completion/complete') return { completion: { values: [text] } };
+  if (method === 'resources/subscribe') return {};
   if (method === 'prompts/get') return { messages: [{ role: 'user', content: { type: 'text', text } }] };
   return { content: [{ type: 'text', text }] };
 }
@@ -713,7 +717,7 @@ describe('runChecked: the record', () => {
 
 interface ReadRow {
   name: string;
-  method: 'resources/read' | 'prompts/get';
+  method: Exclude<Method, 'tools/call'>;
   call: CallSpec;
   hooks?: HookSpec[];
   before?: (ctx: Ctx) => Promise<void>;
@@ -736,7 +740,15 @@ const READS: ReadRow[] = [
       ],
       call: { target: 'x__read' },
     },
-    { name: `${method}: no information-flow check (a pii session reads)`, method, before: labelPii, call: { target: 'x__read' } },
+    method === 'resources/read'
+      ? { name: `${method}: a pii session reads a URI that carries nothing out (not built for a host, server not open-world)`, method, before: labelPii, call: { target: 'x__read' } }
+      : {
+          name: `${method}: a pii session may not send arguments to a server that is open-world (the default)`,
+          method,
+          before: labelPii,
+          call: { target: 'x__read', args: { topic: 'hello' } },
+          refused: { step: 'information-flow', reason: 'the session holds pii data and x__read is cleared for public only (its server is open-world: the arguments leave the trust boundary)', rule: 'clearance public' },
+        },
     { name: `${method}: no path check`, method, call: { target: 'x__read', args: { path: '/etc/passwd' } } },
     {
       name: `${method}: content-filter block applies`,
@@ -762,6 +774,65 @@ const READS: ReadRow[] = [
     },
   ]),
   {
+    name: 'resources/read: a pii session may not read a URI built for a host (what it carries leaves)',
+    method: 'resources/read',
+    before: labelPii,
+    call: { target: 'https://example.com/q?x=1' },
+    refused: {
+      step: 'information-flow',
+      reason: 'the session holds pii data and https://example.com/q?x=1 is cleared for public only (the URI was built by the client and is fetched beyond the trust boundary: what it carries leaves)',
+      rule: 'clearance public',
+    },
+  },
+  {
+    name: 'resources/read: the URL rules apply to a URI that reaches a host',
+    method: 'resources/read',
+    call: { target: 'http://169.254.169.254/latest/meta-data' },
+    refused: { step: 'urls', reason: /^URL http:\/\/169\.254\.169\.254\/latest\/meta-data at uri points at a cloud metadata host/ },
+  },
+  {
+    name: 'prompts/get: the URL rules apply to its arguments',
+    method: 'prompts/get',
+    call: { target: 'greet', args: { site: 'http://127.0.0.1:8080/admin' } },
+    refused: { step: 'urls', reason: /^URL http:\/\/127\.0\.0\.1:8080\/admin at site points at a loopback host/ },
+  },
+  {
+    name: 'prompts/get: a secret in the arguments may not go to an open-world server',
+    method: 'prompts/get',
+    call: { target: 'greet', args: { note: `key ${AWS_KEY}` } },
+    refused: { step: 'information-flow', reason: /^the session holds secret data and greet is cleared for public only/, rule: 'clearance public' },
+  },
+  { name: 'completion/complete: what is typed reaches the server (and what comes back raises the label)', method: 'completion/complete', call: { target: 'greet', args: { argument: { name: 'city', value: 'Par' } } } },
+  { name: 'completion/complete: pause applies', method: 'completion/complete', before: pause, call: { target: 'greet' }, refused: { step: 'pause', reason: 'sluice is paused by the operator' } },
+  {
+    name: 'completion/complete: the rate limit applies',
+    method: 'completion/complete',
+    before: (ctx) => allowed(ctx, { method: 'completion/complete', agent: 'limited', target: 'greet' }),
+    call: { agent: 'limited', target: 'greet' },
+    refused: { step: 'rate-limit', reason: /^rate limit exceeded; retry in/, rule: '0.001/s' },
+  },
+  {
+    name: 'completion/complete: a pii session may not type into an open-world server',
+    method: 'completion/complete',
+    before: labelPii,
+    call: { target: 'greet', args: { argument: { name: 'city', value: 'Par' } } },
+    refused: { step: 'information-flow', reason: /^the session holds pii data and greet is cleared for public only/, rule: 'clearance public' },
+  },
+  {
+    name: 'completion/complete: the URL rules apply to what is typed',
+    method: 'completion/complete',
+    call: { target: 'greet', args: { argument: { name: 'site', value: 'http://169.254.169.254/' } } },
+    refused: { step: 'urls', reason: /points at a cloud metadata host/ },
+  },
+  { name: 'resources/subscribe: pause applies', method: 'resources/subscribe', before: pause, call: { target: 'mem://notes/a' }, refused: { step: 'pause', reason: 'sluice is paused by the operator' } },
+  {
+    name: 'resources/subscribe: a pii session may not subscribe to a URI built for a host',
+    method: 'resources/subscribe',
+    before: labelPii,
+    call: { target: 'https://example.com/q?x=1' },
+    refused: { step: 'information-flow', reason: /^the session holds pii data and https:\/\/example\.com\/q\?x=1 is cleared for public only/, rule: 'clearance public' },
+  },
+  {
     name: 'prompts/get: a per-tool bucket does not apply to a prompt of the same name',
     method: 'prompts/get',
     before: (ctx) => allowed(ctx, { agent: 'pertool', target: 'x__a' }),
@@ -769,10 +840,11 @@ const READS: ReadRow[] = [
   },
 ];
 
-describe('runChecked: resources/read and prompts/get run only READ_STEPS', () => {
-  it('READ_STEPS is TOOL_STEPS without the tool-only checks, plus the resource rules', () => {
+describe('runChecked: resources/read and prompts/get run the lighter lists', () => {
+  it('READ_STEPS is TOOL_STEPS without the tool-only checks, plus the resource rules; PROMPT_STEPS has no resource or path rules', () => {
     expect(READ_STEPS.filter((s) => !(TOOL_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule']);
-    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'urls', 'information-flow', 'pre-hook', 'post-hook']);
+    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'pre-hook', 'post-hook']);
+    expect(READ_STEPS.filter((s) => !(PROMPT_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule', 'paths']);
   });
 
   it.each(READS)('$name', async (row) => {
@@ -788,7 +860,7 @@ describe('runChecked: resources/read and prompts/get run only READ_STEPS', () =>
 
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ method: row.method, target: row.call.target.replace('\u202E', '\\u{202e}'), agent: agent ?? '(none)', session: holder.id });
-    if (row.method === 'resources/read') expect(events[0].arguments).toBeUndefined();
+    if (row.method === 'resources/read' || row.method === 'resources/subscribe') expect(events[0].arguments).toBeUndefined();
     if (row.refused) {
       const reason = typeof row.refused.reason === 'string' ? row.refused.reason : expect.stringMatching(row.refused.reason);
       expect(outcome).toEqual({ ok: false, refusal: { outcome: 'deny', step: row.refused.step, reason, rule: row.refused.rule } });
@@ -841,5 +913,46 @@ describe('runChecked: what the audit record keeps of the arguments', () => {
     const kept = recordOf(events[0], 1024).arguments!;
     expect(kept).toContain('[REDACTED:aws-access-key-id]');
     expect(kept).not.toContain(AWS_KEY);
+  });
+});
+
+describe('runChecked: an approval does not outrank the pause', () => {
+  it('a call approved after the operator paused is refused at pause, not run, and recorded so', async () => {
+    const ctx = await setup({
+      ports: (state) => ({
+        // The human approves — but meanwhile the operator paused sluice.
+        approver: async () => {
+          await state.switches.set('paused', true);
+          return { granted: true };
+        },
+      }),
+    });
+    const { outcome, events, executed } = await eventsOf(ctx, () => ctx.call({ target: 'x__needs_ok' }));
+    expect(outcome).toEqual({ ok: false, refusal: { outcome: 'deny', step: 'pause', reason: 'sluice was paused while the call waited for approval; it was approved but not run' } });
+    expect(executed).toBe(0);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ outcome: 'deny', step: 'pause', target: 'x__needs_ok' });
+  });
+
+  it('a retry carrying an earlier approval of this very call is not asked again — but the pause still holds', async () => {
+    let asked = 0;
+    const ctx = await setup({ ports: () => ({ approver: async () => (asked++, { granted: true }) }) });
+    const retry = (): Promise<Outcome> =>
+      runChecked({
+        method: 'tools/call',
+        security: ctx.security,
+        principal: principalOf('dev', ctx.config),
+        holder: holderOf('dev'),
+        transport: 'http',
+        target: 'x__needs_ok',
+        arguments: {},
+        approvedBefore: true,
+        resolve: () => ({ server: ctx.config.servers[0] as ServerConfig, upstreamName: 'needs_ok', definition: CATALOG.x__needs_ok }),
+        execute: async (_r, _a, run) => ({ content: [{ type: 'text', text: `approved: ${run.approved}` }] }),
+      });
+    expect(await retry()).toEqual({ ok: true, result: { content: [{ type: 'text', text: 'approved: true' }] } });
+    expect(asked).toBe(0);
+    await ctx.state.switches.set('paused', true);
+    expect(await retry()).toMatchObject({ ok: false, refusal: { step: 'pause' } });
   });
 });
