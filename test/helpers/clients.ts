@@ -47,8 +47,8 @@ export async function rawSession(url: string, version = '2025-11-25'): Promise<{
 }
 
 /** The SDK v2 client over Streamable HTTP with a bearer token (legacy era), as an agent with a token connects. */
-export async function connectWithToken(url: string, token: string, name = 'test'): Promise<Client> {
-  const client = new Client({ name, version: '1' });
+export async function connectWithToken(url: string, token: string, name = 'test', capabilities?: Record<string, unknown>): Promise<Client> {
+  const client = new Client({ name, version: '1' }, capabilities ? ({ capabilities } as never) : undefined);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
 }
