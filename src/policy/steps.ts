@@ -10,7 +10,7 @@ import type { CheckedMethod } from './methods.js';
 import { findingsLabel } from './findings.js';
 import { checkPaths, pathMatches } from './paths.js';
 import { printable } from './printable.js';
-import { checkUrls } from './url-rules.js';
+import { checkUrls, NETWORK_SCHEMES } from './url-rules.js';
 import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
 import type { Security } from './security.js';
 
@@ -178,11 +178,10 @@ const resolve: StepFn = (s) => {
 
 const isResourceMethod = (m: CheckedMethod) => m === 'resources/read' || m === 'resources/subscribe';
 
-/** Schemes whose URIs name a host a server would connect to: a resource read of one is a fetch. */
-const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'gopher', 'dict', 'ldap', 'ldaps', 'sftp', 'smb', 'tftp', 'telnet']);
-
 function reachesHost(uri: string): boolean {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri.trim())?.[1]?.toLowerCase();
+  // The scheme as a URL parser reads it: tabs and newlines anywhere and leading controls and spaces do not count.
+  const text = uri.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+/, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
   return scheme !== undefined && NETWORK_SCHEMES.has(scheme);
 }
 
@@ -221,8 +220,8 @@ const urls: StepFn = (s) => {
   const role = roleOf(s);
   let checked;
   if (s.req.method === 'tools/call') checked = checkUrls(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.urls, role.urls, s.toolSec?.paths);
-  else if (isResourceMethod(s.req.method)) checked = reachesHost(s.req.target) ? checkUrls({ uri: s.req.target }, undefined, undefined, role.urls) : { ok: true as const };
-  else checked = checkUrls(s.args, undefined, undefined, role.urls);
+  else if (isResourceMethod(s.req.method)) checked = reachesHost(s.req.target) ? checkUrls({ uri: s.req.target }, undefined, undefined, role.urls, undefined, NETWORK_SCHEMES) : { ok: true as const };
+  else checked = checkUrls(s.args, undefined, undefined, role.urls, undefined, NETWORK_SCHEMES);
   return checked.ok ? undefined : deny('urls', checked.reason, checked.rule);
 };
 

@@ -19,6 +19,9 @@ export type UrlCheck = { ok: true; urls: string[] } | { ok: false; reason: strin
 // `data:` carries its content inline and reaches no host, so it needs no entry either.
 export const DEFAULT_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'data']);
 
+/** Schemes whose URLs name a host a server would connect to (for a resource URI or a prompt argument, a fetch). */
+export const NETWORK_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'ftps', 'gopher', 'dict', 'ldap', 'ldaps', 'sftp', 'smb', 'tftp', 'telnet']);
+
 const compiled = new Map<string, UrlRule | Error>();
 function rule(text: string): UrlRule {
   let r = compiled.get(text);
@@ -45,11 +48,12 @@ function rule(text: string): UrlRule {
  *    unless a matching allow entry names that host or range — an exact host, `*.suffix`, or an address range
  *    holding it; a metadata host only by its exact name or address (`169.254.0.0/16` does not unlock it);
  * 6. with a non-empty allow list, a URL must match one of it.
+ * With `only`, URLs of other schemes are left alone (a prompt argument `test://doc` is the server's own name).
  * Host names are judged by name only — no DNS lookup: a lookup here would not bind the one the tool makes
  * later (DNS rebinding, or a name such as `127.0.0.1.nip.io`), so stopping that needs the egress itself
  * pinned (a proxy, or a network policy), which is out of the gateway's reach.
  */
-export function checkUrls(args: Params, inputSchema: Params | undefined, selectors: readonly string[] | undefined, rules: UrlRules, pathSelectors?: readonly string[]): UrlCheck {
+export function checkUrls(args: Params, inputSchema: Params | undefined, selectors: readonly string[] | undefined, rules: UrlRules, pathSelectors?: readonly string[], only?: ReadonlySet<string>): UrlCheck {
   const found = findUrlArgs(args, inputSchema, selectors ?? [], { freeText: rules.freeText });
   if (found.length === 0) return { ok: true, urls: [] };
   let allow: UrlRule[];
@@ -66,6 +70,8 @@ export function checkUrls(args: Params, inputSchema: Params | undefined, selecto
     const where = at.length === 0 ? 'the arguments' : at.join('.');
     const c = canonicalUrl(url);
     if (!c.ok) return { ok: false, reason: `URL argument ${where} cannot be checked: ${c.reason}` };
+    // `only`: the caller checks these schemes alone; a URI of the server's own scheme names something, it fetches nothing.
+    if (only && !only.has(c.scheme)) continue;
     const denied = deny.find((r) => matches(r, c, true));
     if (denied) return { ok: false, reason: `URL ${c.href} at ${where} is denied`, rule: denied.text };
     const matched = allow.filter((r) => matches(r, c, false));

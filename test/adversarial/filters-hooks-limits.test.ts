@@ -27,14 +27,14 @@ describe('content filters', () => {
     expect(textOf(result)).not.toMatch(/lice@/);
   });
 
-  it('filters resource contents and prompt messages too', async () => {
+  it('filters resource contents, and keeps personal data out of a prompt\'s arguments (they go to the server)', async () => {
     const card = await alice.readResource({ uri: 'fixture://contact-card' });
     const text = (card.contents[0] as { text: string }).text;
     expect(text).toContain('[REDACTED:email]');
     expect(text).toContain('[REDACTED:card-number]');
-    const prompt = await alice.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'mail bob@example.org', state: 'CA' } });
-    expect(JSON.stringify(prompt.messages)).toContain('[REDACTED:email]');
-    expect(JSON.stringify(prompt.messages)).not.toContain('bob@example.org');
+    // Prompt arguments are outgoing data: an address in them is not sent to an open-world server at all
+    // (what comes back from a prompt is filtered like any content: test/unit/pipeline.test.ts).
+    await expect(alice.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'mail bob@example.org', state: 'CA' } })).rejects.toThrow(/information-flow step: the session holds pii data/);
   });
 });
 
