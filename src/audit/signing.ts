@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeOnce } from '../write-once.js';
 
 const message = (seq: number, hash: string) => Buffer.from(`sluice-audit-head:${seq}:${hash}`);
 
@@ -28,11 +29,9 @@ export class HeadSigner {
     if (!existsSync(privateFile)) {
       mkdirSync(path.dirname(privateFile), { recursive: true, mode: 0o700 });
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-      try {
-        writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+      // Another replica may make it first: then its key is the one, and we read it whole.
+      if (writeOnce(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 0o600)) {
         writeFileSync(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another replica made it first
       }
     }
     const privateKey = createPrivateKey(readFileSync(privateFile));

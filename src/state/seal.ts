@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomHex } from '../random.js';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeOnce } from '../write-once.js';
 
 /**
  * Sealed tokens: what a client carries back to us (a stateless call's `requestState`) as
@@ -71,11 +72,7 @@ export function loadSealKey(dataDir: string, env: NodeJS.ProcessEnv = process.en
   const file = path.join(dataDir, 'session-key');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    try {
-      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process made it first
-    }
+    writeOnce(file, randomBytes(32).toString('hex') + '\n', 0o600); // false: another process made it first
   }
   const text = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} does not hold a 64-hex-character key`);
