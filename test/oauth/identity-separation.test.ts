@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/identity/tokens.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
+import { postRaw } from '../helpers/clients.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
@@ -42,6 +43,7 @@ roles:
       "everything__get-sum": allow
       "everything__get-tiny-image": approve
       "vault__get-sum": allow
+      "everything__trigger-sampling-request": allow
     rateLimit: { perSecond: 0.001, burst: 100, tools: { "everything__get-sum": { perSecond: 0.001, burst: 2 } } }
 approvals:
   timeoutSeconds: 5
@@ -128,6 +130,26 @@ describe('an OAuth subject named like a static agent', () => {
     await adminCall('POST', '/admin/approvals/decide', { id: its.id, decision: 'deny', reason: 'not this one' });
     expect(textOf(await call)).toMatch(/approval denied: not this one/);
     await Promise.all([oauth.close(), mine.close()]);
+  });
+
+  it('cannot have its parked stateless call resumed by the static agent', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+    const call = (token: string, extra: Record<string, unknown> = {}) =>
+      postRaw(gw.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'everything__trigger-sampling-request', arguments: { prompt: 'whose question?', maxTokens: 5 }, _meta: meta, ...extra } }), {
+        authorization: `Bearer ${token}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+      });
+    const oauth = await oauthToken('alice');
+    const parked = (await call(oauth)).json() as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    expect(parked.result.resultType).toBe('input_required');
+    const [key] = Object.keys(parked.result.inputRequests);
+    const answers = { [key]: { role: 'assistant', content: { type: 'text', text: 'static alice answers' }, model: 'm', stopReason: 'endTurn' } };
+    const stolen = (await call(staticAlice, { requestState: parked.result.requestState, inputResponses: answers })).json() as { error?: { message: string } };
+    expect(stolen.error?.message).toMatch(/Unknown or expired requestState/);
+    // Its own identity still resumes it.
+    const own = (await call(oauth, { requestState: parked.result.requestState, inputResponses: answers })).json() as { result?: { content: unknown } };
+    expect(JSON.stringify(own.result?.content)).toContain('static alice answers');
   });
 
   it('does not taint the static agent with what it read, nor pass its taint on', async () => {
