@@ -1,3 +1,4 @@
+import { displayName } from '../identity/principal.js';
 import type { Recorder } from '../policy/decision.js';
 import type { ApprovalRequest, Approver } from '../policy/security.js';
 import type { ApprovalQueue, Verdict } from './queue.js';
@@ -46,7 +47,8 @@ export function createApprover(queue: ApprovalQueue, recorder: Recorder, options
       : undefined;
     if (options.askClient && request.askClient) {
       request
-        .askClient(`Allow ${request.principal.agent} to call ${request.tool}? ${request.refusal.reason}`, request.arguments)
+        // The client's user is shown the name they know; the record keeps the identity key.
+        .askClient(`Allow ${displayName(request.principal)} to call ${request.tool}? ${request.refusal.reason}`, request.arguments)
         .then((answer) => {
           if (answer === undefined) return;
           return queue.decide(pending.id, { approve: answer, scope: 'once', by: `the user of ${request.principal.agent}'s client` });

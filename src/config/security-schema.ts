@@ -95,8 +95,11 @@ export const OAUTH_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'P
 
 export const oauthSchema = z
   .object({
-    /** The authorization server; its metadata (OIDC discovery or RFC 8414) names the JWKS that verifies tokens. */
-    issuer: secureUrl,
+    /**
+     * The authorization server; its metadata (OIDC discovery or RFC 8414) names the JWKS that verifies tokens.
+     * No query or fragment (RFC 8414 §2): an OAuth identity is `issuer#subject`, and the first `#` must end the issuer.
+     */
+    issuer: secureUrl.refine((u) => !/[?#]/.test(u), 'an issuer URL has no query or fragment (RFC 8414)'),
     /** This gateway's canonical resource URI, the `aud` tokens must carry (default: its own /mcp URL). */
     audience: z.string().url().optional(),
     /** Granted scope → sluice role; of several mapped scopes a token carries, the first in this order wins. */

@@ -67,7 +67,6 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   }
   // Checked before awaiting: once the upstreams are up (nearly always), this costs no turn of the event loop.
   if (gateway.starting && !NO_WAIT.has(method)) await gateway.firstStart();
-  if (session.dormant.length > 0) await gateway.sessions.wake(session);
   const controller = new AbortController();
   session.inflight.set(request.id, controller);
   const trace = lifecycle.requestStart.active ? startTrace(method, request.params, session) : undefined;
@@ -75,6 +74,8 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   const started = lifecycle.request.active ? performance.now() : 0;
   let errorType: string | undefined;
   try {
+    // Inside the try: a session whose servers find no free slot gets the reason as this request's error.
+    if (session.dormant.length > 0) await gateway.sessions.wake(session);
     const result = await handler(ctx, request.params ?? {});
     if (result.isError === true) errorType = 'tool_error';
     return resultMessage(request.id, session.stateless ? decorateModernResult(method, result, gateway.serverInfo) : result);

@@ -110,7 +110,7 @@ export class LegacySessions {
     for (const uri of record.subscriptions ?? []) session.subscriptions.add(uri);
     session.initialized = true;
     this.live.set(record.id, { session, owner: record.owner, touchedAt: Date.now() });
-    await this.gateway.sessions.startOwnServers(session);
+    await this.gateway.sessions.resumeOwnServers(session);
     this.gateway.sessions.register(session);
     return session;
   }

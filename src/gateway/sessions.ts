@@ -1,5 +1,6 @@
 import type { GatewayConfig, ServerConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import { isLocal, SluiceError } from '../protocol/errors.js';
 import { notification, type Params } from '../protocol/jsonrpc.js';
 import type { DefinitionGuard } from '../definitions/guard.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -76,28 +77,86 @@ export class Sessions {
     await Promise.all(session.ownUpstreams.map((u) => u.close()));
   }
 
-  /** Starts this session's own server processes, mirroring the client's capabilities, up to each server's cap. */
+  /**
+   * Starts a new session's own server processes, mirroring the client's capabilities. All or none: a session
+   * that cannot have a slot of every per-session server is refused (SESSION_LIMIT, saying why), never opened
+   * with some of its tools missing.
+   */
   async startOwnServers(session: ClientSession, configs: readonly ServerConfig[] = this.perSession): Promise<void> {
-    const started: Upstream[] = [];
+    this.claim(session, configs);
+    await this.launch(session, configs);
+  }
+
+  /**
+   * A stored session resumes here: its servers start again if there are slots for them; if not, they stay
+   * dormant, so its next request tries again and, still without a slot, gets the reason.
+   */
+  async resumeOwnServers(session: ClientSession): Promise<void> {
+    try {
+      this.claim(session, this.perSession);
+    } catch (err) {
+      if (!isLocal(err, 'SESSION_LIMIT')) throw err;
+      session.dormant.push(...this.perSession);
+      return;
+    }
+    await this.launch(session, this.perSession);
+  }
+
+  /** Restarts a session's per-session processes that were stopped while it was idle; refused like a new session, staying dormant. */
+  async wake(session: ClientSession): Promise<void> {
+    this.claim(session, session.dormant);
+    await this.launch(session, session.dormant.splice(0));
+  }
+
+  /**
+   * Takes a slot of each server for `session`, or none: synchronous, so sessions initialising at once cannot
+   * take more than `maxSessions` between them. Throws SESSION_LIMIT when one cannot be had.
+   */
+  private claim(session: ClientSession, configs: readonly ServerConfig[]): void {
+    const plan: { holders: Set<ClientSession>; config: ServerConfig; from?: ClientSession }[] = [];
     for (const config of configs) {
       const holders = this.slots.get(config) ?? this.slots.set(config, new Set()).get(config)!;
-      if (!holders.has(session) && holders.size >= config.maxSessions) {
-        this.deps.log.warn({ upstream: config.name, max: config.maxSessions }, 'per-session server cap reached; not started for this session');
+      if (holders.has(session)) continue;
+      if (holders.size < config.maxSessions) {
+        plan.push({ holders, config });
         continue;
       }
+      const taken = slotToTake(holders, session);
+      if (typeof taken === 'string') {
+        this.deps.log.warn({ upstream: config.name, max: config.maxSessions, agent: identityOf(session) }, 'per-session server has no free slot for this session');
+        throw new SluiceError('SESSION_LIMIT', `per-session server "${config.name}" has no free slot for this session: its ${config.maxSessions} slots (maxSessions) are in use, ${taken}`);
+      }
+      plan.push({ holders, config, from: taken });
+    }
+    for (const { holders, config, from } of plan) {
+      if (from) {
+        this.suspend(from, config);
+        this.catalogChanged(from);
+      }
       holders.add(session);
+    }
+  }
+
+  /** Starts the processes of servers whose slots `session` holds, then reviews their definitions. */
+  private async launch(session: ClientSession, configs: readonly ServerConfig[]): Promise<void> {
+    const started = configs.map((config) => {
       const upstream = this.deps.createUpstream(config, session.clientCapabilities, session);
       session.ownUpstreams.push(upstream);
-      started.push(upstream);
-    }
+      return upstream;
+    });
     await Promise.all(started.map((u) => u.start()));
     if (started.length > 0) await this.deps.review(session);
     session.catalog = undefined;
   }
 
-  /** Restarts a session's per-session processes that were stopped while it was idle. */
-  async wake(session: ClientSession): Promise<void> {
-    await this.startOwnServers(session, session.dormant.splice(0));
+  /** Stops a session's process of `config` and gives up its slot; its next request starts it again (see `wake`). */
+  private suspend(session: ClientSession, config: ServerConfig): void {
+    this.slots.get(config)?.delete(session);
+    const upstream = session.ownUpstreams.find((u) => u.config === config);
+    if (!upstream) return;
+    session.dormant.push(config);
+    session.ownUpstreams.splice(session.ownUpstreams.indexOf(upstream), 1);
+    void upstream.close();
   }
 
   /**
@@ -110,12 +169,7 @@ export class Sessions {
     for (const session of this.all.values()) {
       const idle = session.ownUpstreams.filter((u) => now - session.lastSeen > u.config.idleTimeoutMs);
       if (idle.length === 0) continue;
-      for (const u of idle) {
-        session.dormant.push(u.config);
-        this.slots.get(u.config)?.delete(session);
-        session.ownUpstreams.splice(session.ownUpstreams.indexOf(u), 1);
-        void u.close();
-      }
+      for (const u of idle) this.suspend(session, u.config);
       this.catalogChanged(session);
     }
   }
@@ -156,4 +210,35 @@ export class Sessions {
   status(): Params[] {
     return this.perSession.map((c) => ({ name: c.name, mode: 'per-session', transport: c.transport, sessions: this.runningOf(c) }));
   }
+}
+
+/** Whose slot a session holds: its identity key, so an OAuth subject and a declared agent of the same name count apart. */
+function identityOf(session: ClientSession): string {
+  return session.principal?.agent ?? '';
+}
+
+/**
+ * With every slot taken, whose session gives one up to `asker`: a fair share, not first come. The identity
+ * holding the most slots gives up its least recently active idle session — but only if it holds at least two
+ * more than the asker's identity, so that taking never leaves it with fewer than the asker (max-min fairness:
+ * one agent cannot keep the rest out, and no agent can be pushed below an even split). A session in the middle
+ * of a request is never stopped. Otherwise the reason the asker is refused.
+ */
+function slotToTake(holders: ReadonlySet<ClientSession>, asker: ClientSession): ClientSession | string {
+  const mine = identityOf(asker);
+  const byIdentity = new Map<string, ClientSession[]>();
+  for (const s of holders) {
+    const id = identityOf(s);
+    (byIdentity.get(id) ?? byIdentity.set(id, []).get(id)!).push(s);
+  }
+  const held = byIdentity.get(mine)?.length ?? 0;
+  let richest: ClientSession[] = [];
+  for (const [id, sessions] of byIdentity) if (id !== mine && sessions.length > richest.length) richest = sessions;
+  if (richest.length < held + 2) {
+    return held > 0
+      ? `${held} of them by this agent's sessions, and no other agent holds more than its fair share; end one of this agent's sessions, or wait until one idles out`
+      : 'and no agent holds more than its fair share; try again when a session ends or idles out';
+  }
+  const idle = richest.filter((s) => s.inflight.size === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+  return idle[0] ?? 'and the agent holding the most slots is using every one of them right now; try again shortly';
 }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { OAuthConfig } from '../config/schema.js';
 import { OAuthVerifier } from './oauth-verifier.js';
-import type { Principal, Resolution } from './principal.js';
+import { oauthIdentity, type Principal, type Resolution } from './principal.js';
 import { ADMIN, tokenFingerprint } from './tokens.js';
 
 /**
  * sluice as an OAuth 2.1 resource server (the MCP authorization spec): it publishes Protected Resource
  * Metadata (RFC 9728), answers with the challenges clients follow to find the authorization server, and turns
- * a verified access token into a principal — its subject is the agent, its scopes pick the role.
+ * a verified access token into a principal — `issuer#subject` is the identity, its scopes pick the role.
  */
 export class OAuthResource {
   readonly verifier: OAuthVerifier;
@@ -68,7 +68,7 @@ export class OAuthResource {
     if (!mapped) {
       return { ok: false, status: 403, reason: `the token carries none of the scopes this gateway maps to a role (${this.config.scopes.map(([s]) => s).join(', ')})`, token: tokenFingerprint(token) };
     }
-    const principal: Principal = { agent: subject, role: mapped[1], via: 'oauth', issuer, subjectKey: subjectKey(issuer, subject) };
+    const principal: Principal = { agent: oauthIdentity(issuer, subject), name: subject, role: mapped[1], via: 'oauth', issuer, subjectKey: subjectKey(issuer, subject) };
     if (this.latest.size >= 10_000 && !this.latest.has(principal.subjectKey!)) this.latest.clear();
     this.latest.set(principal.subjectKey!, token);
     return { ok: true, principal };

@@ -4,15 +4,21 @@ import { ADMIN, hashToken, tokenFingerprint } from './tokens.js';
 
 /** Who is calling, resolved once per connection or request by the transport. */
 export interface Principal {
-  /** The agent name from config (or the operator). */
+  /**
+   * The identity key: what every piece of state is keyed by (labels, rate buckets, grants, parked calls,
+   * session records) and what the audit log names. A declared agent's name from config (or the operator's);
+   * for an OAuth identity `issuer#subject` (see `oauthIdentity`), which no declared name can equal.
+   */
   agent: string;
+  /** For people: the OAuth subject as the issuer gave it (unset: `agent`, a declared name). Never a key. */
+  name?: string;
   /** The role that agent has; undefined for the operator, who has no tool permissions. */
   role?: string;
   /** How the identity was established. */
   via: 'token' | 'stdio' | 'anonymous' | 'oauth';
   /** Hash of the token used, to bind sessions to it. */
   tokenHash?: string;
-  /** For OAuth: the issuer of the token, and the hash of issuer + subject that binds sessions to that identity. */
+  /** For OAuth: the issuer of the token, and the hash of issuer + subject that binds HTTP sessions to that identity. */
   issuer?: string;
   subjectKey?: string;
 }
@@ -59,4 +65,19 @@ export function stdioPrincipal(security: SecurityConfig): Principal | undefined 
   const agent = security.stdioAgent ?? (security.authRequired ? undefined : security.anonymousAgent);
   if (!agent) return undefined;
   return { agent, role: roleOf(security, agent), via: 'stdio' };
+}
+
+/**
+ * The identity key of an OAuth subject: its issuer, `#`, its subject. A subject `alice` is not the declared
+ * agent `alice`: declared names hold only A-Z a-z 0-9 _ . - (config validation), while this key holds the
+ * issuer's `://`. Nor can one subject spell another's key: the issuer has no `#` (config validation, as RFC
+ * 8414 says), so the first `#` ends it.
+ */
+export function oauthIdentity(issuer: string, subject: string): string {
+  return `${issuer}#${subject}`;
+}
+
+/** What to call a principal when speaking to people. */
+export function displayName(principal: Principal): string {
+  return principal.name ?? principal.agent;
 }

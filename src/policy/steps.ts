@@ -134,9 +134,10 @@ const rateLimit: StepFn = async (s) => {
   const limit = roleOf(s).rateLimit;
   if (!limit) return undefined;
   const agent = s.req.principal!.agent;
-  const takes: { key: string; bucket: Bucket; rule: string; what: string }[] = [{ key: `agent:${agent}`, bucket: limit, rule: `${limit.perSecond}/s`, what: 'rate limit' }];
+  // JSON keys: an identity key may hold any character (an OAuth subject), so no separator could keep them apart.
+  const takes: { key: string; bucket: Bucket; rule: string; what: string }[] = [{ key: JSON.stringify(['agent', agent]), bucket: limit, rule: `${limit.perSecond}/s`, what: 'rate limit' }];
   if (s.req.method === 'tools/call') {
-    for (const [glob, bucket] of limit.tools) if (matchName(glob, s.req.target)) takes.push({ key: `agent:${agent}:tool:${glob}`, bucket, rule: glob, what: `rate limit for ${glob}` });
+    for (const [glob, bucket] of limit.tools) if (matchName(glob, s.req.target)) takes.push({ key: JSON.stringify(['agent', agent, 'tool', glob]), bucket, rule: glob, what: `rate limit for ${glob}` });
   }
   const taken = await s.req.security.limits.take(takes);
   if (taken.ok) return undefined;

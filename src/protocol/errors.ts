@@ -22,7 +22,9 @@ export type LocalCode =
   /** A request from an upstream to "its client" that no client can answer right now. */
   | 'NO_CLIENT'
   /** A store behind a port (state, audit) could not answer: callers fail closed. */
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  /** A per-session server has no slot for this session (maxSessions, shared fairly between agents). */
+  | 'SESSION_LIMIT';
 
 export class SluiceError extends Error {
   constructor(
@@ -49,6 +51,7 @@ const WIRE: Record<LocalCode, number> = {
   SESSION_ENDED: ErrorCode.InternalError,
   NO_CLIENT: ErrorCode.InternalError,
   STORE_UNAVAILABLE: ErrorCode.InternalError,
+  SESSION_LIMIT: ErrorCode.UpstreamUnavailable,
 };
 
 /** The error object for the wire: wire errors as they are, local ones by the table, anything else as internal. */

@@ -108,21 +108,22 @@ describe('per-session servers', () => {
     for (const pid of pids) await waitFor(() => !alive(pid!), 5000, `process ${pid} to exit`);
   });
 
-  it('keeps to the cap when sessions initialise all at once (a slot is taken before the process starts)', async () => {
-    const clients = await Promise.all(Array.from({ length: 6 }, () => connectV2(gw.url, 'legacy')));
+  it('keeps to the cap when sessions initialise all at once (a slot is taken before the process starts), and tells the rest why', async () => {
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, () => connectV2(gw.url, 'legacy')));
+    const clients = settled.filter((r): r is PromiseFulfilledResult<Client> => r.status === 'fulfilled').map((r) => r.value);
     const processes = [...gw.gateway.sessions.all.values()].flatMap((s) => s.ownUpstreams).filter((u) => u.pid !== undefined);
     expect(processes.length).toBeLessThanOrEqual(2);
-    const counts = await Promise.all(clients.map(async (c) => (await c.listTools()).tools.length));
-    expect(counts.filter((n) => n > 0)).toHaveLength(2);
+    expect(clients).toHaveLength(2);
+    for (const c of clients) expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    for (const r of settled) if (r.status === 'rejected') expect(String(r.reason)).toMatch(/per-session server "mine" has no free slot for this session: its 2 slots \(maxSessions\) are in use/);
     for (const s of [...gw.gateway.sessions.all.values()]) await gw.gateway.sessions.close(s);
     for (const c of clients) await c.close();
   });
 
-  it('caps the number of per-session processes', async () => {
-    const clients = [await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy')];
-    const counts = await Promise.all(clients.map(async (c) => (await c.listTools()).tools.length));
-    expect(counts.filter((n) => n > 0)).toHaveLength(2);
-    expect(counts[2]).toBe(0);
+  it('caps the number of per-session processes: a session beyond the cap is refused, not given an empty tool list', async () => {
+    const clients = [await connectV2(gw.url, 'legacy'), await connectV2(gw.url, 'legacy')];
+    await expect(connectV2(gw.url, 'legacy')).rejects.toThrow(/no free slot for this session/);
+    for (const c of clients) expect((await c.listTools()).tools.length).toBeGreaterThan(0);
     for (const c of clients) await c.close();
   });
 });

@@ -81,7 +81,7 @@ describe('the SDK client\'s OAuth flow', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { authProvider: provider }));
     expect((await client.callTool({ name: 'everything__echo', arguments: { message: 'via oauth' } })).content).toEqual([{ type: 'text', text: 'Echo: via oauth' }]);
     // The call was made as the user who logged in at the IdP, with the role their scope maps to.
-    expect(decisions.find((d) => d.target === 'everything__echo')).toMatchObject({ agent: USER, outcome: 'allow' });
+    expect(decisions.find((d) => d.target === 'everything__echo')).toMatchObject({ agent: `${idp.issuer}#${USER}`, outcome: 'allow' });
     await client.close();
   });
 });
