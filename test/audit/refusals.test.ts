@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,19 @@ async function session(): Promise<string> {
   return id;
 }
 
+/** A request from 127.0.0.2 (a source address of its own); resolves with the status. */
+function knock(pathname: string, headers: Record<string, string>, body = '{}'): Promise<number> {
+  const url = new URL(gw.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: url.port, path: pathname, method: 'POST', localAddress: '127.0.0.2', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 const call = (sessionId: string, body: string) => postRaw(gw.url, body, { 'mcp-session-id': sessionId, authorization: `Bearer ${token}` });
 
 describe('refusals in the audit log', () => {
@@ -91,6 +105,27 @@ describe('refusals in the audit log', () => {
     expect(logins[0].client).toMatch(/^(::ffff:)?127\.0\.0\.1 sha256:[0-9a-f]{12}$/);
     expect(logins.some((r) => /59 more refused logins/.test(r.reason ?? ''))).toBe(true);
     expect(JSON.stringify(logins)).not.toContain(bad);
+  });
+
+  it('keeps every kind of refusal in a coalesced record: counts per reason, and a record per path', async () => {
+    // From an address of its own (127.0.0.2), so no other test's window is open for it.
+    const before = (await exported()).length;
+    const first = await knock('/mcp', { authorization: 'Bearer slc_guess_first' });
+    // Within the same second: a valid agent token trying the operator's login (a refusal that matters more than
+    // a guess), a malformed header, then a run of guessed tokens.
+    const statuses = [
+      await knock('/admin/login', { 'content-type': 'application/json' }, JSON.stringify({ token })),
+      await knock('/mcp', { authorization: 'Basic YWxpY2U6cHc=' }),
+      ...(await Promise.all(Array.from({ length: 20 }, (_, i) => knock('/mcp', { authorization: `Bearer slc_guess_${i}` })))),
+    ];
+    expect([first, ...statuses].every((s) => s === 401)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1300)); // the coalescing window closes
+    const logins = (await exported()).slice(before).filter((r) => r.method === 'authenticate' && r.client?.startsWith('127.0.0.2'));
+    expect(logins[0]).toMatchObject({ target: '/mcp', reason: 'invalid token' });
+    const coalesced = logins.slice(1);
+    expect(coalesced.map((r) => r.target).sort()).toEqual(['/admin/login', '/mcp']);
+    expect(coalesced.find((r) => r.target === '/admin/login')?.reason).toBe('1 more refused login in 1 s: 1 × not an operator token');
+    expect(coalesced.find((r) => r.target === '/mcp')?.reason).toBe('21 more refused logins in 1 s: 1 × malformed Authorization header; expected "Bearer <token>", 20 × invalid token');
   });
 
   it('records a refusal for 10,000-deep arguments, with a placeholder for what cannot be serialised', async () => {
