@@ -10,6 +10,8 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|[^\P{Zs} ]/gu;
 const HIDDEN_IN_LINES = /[^\P{Cc}\n\t]|[\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|[^\P{Zs} ]/gu;
 
 const escape = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
+/** The same character as JSON writes it: one `\\uXXXX` per UTF-16 unit (two for a character past U+FFFF). */
+const jsonEscape = (c: string) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * A name or URI from a client, made safe to print and to record: every character that `HIDDEN` names becomes
@@ -32,4 +34,13 @@ export function printable(text: string, max = 256): string {
 export function forTerminal(text: unknown, lines = false): string {
   const s = typeof text === 'string' ? text : String(text);
   return lines ? s.replace(HIDDEN_IN_LINES, escape) : printable(s, Infinity);
+}
+
+/**
+ * JSON for a terminal: the same value (parsed back, it is equal), with every character that `forTerminal`
+ * escapes written as a JSON escape — JSON.stringify leaves bidi overrides, C1 controls, DEL and separators raw.
+ */
+export function printableJson(value: unknown, indent?: number): string {
+  // Outside strings JSON has only spaces and (indented) line feeds; inside them JSON.stringify escaped the rest of C0.
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(HIDDEN_IN_LINES, jsonEscape);
 }

@@ -12,7 +12,8 @@ import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
 
 /**
  * Refusals that used to stop before the chokepoint — unknown and look-alike names, bad tokens, arguments too
- * deep to serialise — are decisions like any other: they appear in `sluice audit export`, and the log verifies.
+ * deep to serialise — are decisions like any other: they appear in `sluice audit export`, and the log verifies,
+ * whatever a name holds: no request can make `sluice audit verify` report tampering.
  */
 let gw: TestGateway;
 let config: string;
@@ -72,6 +73,22 @@ function knock(pathname: string, headers: Record<string, string>, body = '{}'): 
 
 const call = (sessionId: string, body: string) => postRaw(gw.url, body, { 'mcp-session-id': sessionId, authorization: `Bearer ${token}` });
 
+/** A request whose params are JSON text written by hand: escapes JSON.stringify would never write go in as they are. */
+const send = (sessionId: string, method: string, params: string) => call(sessionId, `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`);
+
+// Each is JSON text for a string, as it appears in the request body.
+const ODD = {
+  'a lone high surrogate': String.raw`"x\ud800y"`,
+  'a lone low surrogate': String.raw`"x\udc00y"`,
+  'a high surrogate at the end': String.raw`"everything__echo\ud83d"`,
+  'swapped surrogates': String.raw`"x\ude00\ud83dy"`,
+  'a NUL': String.raw`"every\u0000thing__echo"`,
+  'a noncharacter (U+FFFF)': String.raw`"x\uffffy"`,
+  'an unassigned code point (U+0378)': String.raw`"x\u0378y"`,
+  'terminal escapes': String.raw`"x\u001b[2K\ry"`,
+  'a huge name': String.raw`"h${'\u00e9'.repeat(100_000)}\ud800"`,
+} as const;
+
 describe('refusals in the audit log', () => {
   it('records unknown and look-alike tool names as sent, made printable, and still answers -32602', async () => {
     const id = await session();
@@ -84,6 +101,33 @@ describe('refusals in the audit log', () => {
     const resolve = records.filter((r) => r.method === 'tools/call' && r.step === 'resolve');
     expect(resolve.map((r) => r.target)).toEqual(expect.arrayContaining(['Everything__get-env', 'everything__get\u2011env', 'everythіng__echo', '__proto__', 'everything__echo\\u{202e}']));
     expect(resolve.every((r) => r.outcome === 'deny' && r.agent === 'alice')).toBe(true);
+  });
+
+  it('keeps the log verifiable for names with lone surrogates, NUL, U+FFFF or 100,000 characters, sent as raw JSON, and records them printable', async () => {
+    const id = await session();
+    for (const [what, name] of Object.entries(ODD)) {
+      const called = await send(id, 'tools/call', `{"name":${name},"arguments":{}}`);
+      expect(called.status, what).toBe(200);
+      expect((called.json() as { error?: { code: number } }).error?.code, what).toBe(-32602);
+      for (const other of [await send(id, 'prompts/get', `{"name":${name}}`), await send(id, 'resources/read', `{"uri":"file:///${name.slice(1)}}`)]) {
+        expect((other.json() as { error?: { code: number } }).error?.code, what).toBeLessThan(0);
+      }
+    }
+    // The session still works.
+    const echo = await send(id, 'tools/call', '{"name":"everything__echo","arguments":{"message":"still here"}}');
+    expect(echo.text).toContain('still here');
+    const verify = await runSluice(['audit', 'verify', '-c', config]);
+    expect(verify.stdout).toMatch(/^OK: \d+ records verified/);
+    expect(verify.code).toBe(0);
+
+    const targets = (await exported()).filter((r) => r.method === 'tools/call').map((r) => r.target);
+    expect(targets).toEqual(
+      expect.arrayContaining(['x\\u{d800}y', 'x\\u{dc00}y', 'everything__echo\\u{d83d}', 'x\\u{de00}\\u{d83d}y', 'every\\u{0}thing__echo', 'x\\u{ffff}y', 'x\\u{378}y', 'x\\u{1b}[2K\\u{d}y']),
+    );
+    // A huge name is cut (with its length said), and the surrogate at its end is past the cut.
+    expect(targets).toContainEqual(expect.stringMatching(/^h\u00e9{255}… \(100002 characters\)$/));
+    // Nothing recorded as a target holds a code point a terminal or a UTF-8 column would change.
+    for (const t of targets) expect(t).not.toMatch(/[\p{Cc}\p{Cs}\p{Cn}]/u);
   });
 
   it('answers an unknown name with -32602 after recording it', async () => {
