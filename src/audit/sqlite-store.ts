@@ -18,9 +18,9 @@ const PAGE = 1000;
 
 /**
  * The embedded audit store: SQLite in WAL mode. Each record is kept as its canonical JSON (what the hash
- * covers) plus a few indexed columns for filtering, made from it by `columnsOf`. Appends run in BEGIN IMMEDIATE transactions, so several
- * gateway processes on one file queue up behind each other and always extend the chain from its true head:
- * it never forks. better-sqlite3 is synchronous; every statement here is short (one batch, one page), and
+ * covers) plus a few indexed columns for filtering, made from it by `columnsOf`. Appends run in BEGIN
+ * IMMEDIATE transactions, so several gateway processes on one file queue up behind each other and always
+ * extend the chain from its true head: it never forks. better-sqlite3 is synchronous; every statement here is short (one batch, one page), and
  * with `busyTimeoutMs: 0` none of them ever waits for a lock.
  */
 export class SqliteAuditStore implements AuditStore {

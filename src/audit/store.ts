@@ -82,13 +82,19 @@ export function columnsOf(fields: { [K in keyof Columns]?: unknown }): Columns {
   return { time: columnText(fields.time), agent: columnText(fields.agent), target: columnText(fields.target), outcome: columnText(fields.outcome) };
 }
 
+/**
+ * A column fits its field when it is the field as `columnText` makes it; or the field itself, as a log written
+ * before columns were made that way may hold it (SQLite kept a NUL as it is). Either is a function of the
+ * body, so accepting both lets no edit through.
+ */
+const fits = (column: string, field: unknown) => column === columnText(field) || column === field;
+
 /** Checks a record's searchable columns against its hashed body (a store keeps both). */
 export function columnsMatch(body: string, columns: Columns): { kind: string; target: string; match: boolean } {
   const b = JSON.parse(body) as { [K in keyof Columns | 'kind']?: unknown };
-  const expected = columnsOf(b);
   return {
     kind: typeof b.kind === 'string' ? b.kind : '',
     target: typeof b.target === 'string' ? b.target : '',
-    match: expected.time === columns.time && expected.agent === columns.agent && expected.target === columns.target && expected.outcome === columns.outcome,
+    match: fits(columns.time, b.time) && fits(columns.agent, b.agent) && fits(columns.target, b.target) && fits(columns.outcome, b.outcome),
   };
 }
