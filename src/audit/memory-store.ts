@@ -1,13 +1,8 @@
 import { bodyOf, GENESIS, hashRecord, recordFromStored, type AuditRecord, type StoredRecord, type UnsealedRecord } from './chain.js';
-import { columnsMatch, type Anchor, type AuditQuery, type AuditStore, type Signature, type VerifiableRecord } from './store.js';
+import { columnsMatch, columnsOf, columnText, type Anchor, type AuditQuery, type Columns, type AuditStore, type Signature, type VerifiableRecord } from './store.js';
 import { targetMatcher } from './target-glob.js';
 
-interface Row extends StoredRecord {
-  time: string;
-  agent: string;
-  target: string;
-  outcome: string;
-}
+type Row = StoredRecord & Columns;
 
 /**
  * The audit store in memory: the same chain, the same filters, gone when the process ends. For tests and for
@@ -26,20 +21,21 @@ export class MemoryAuditStore implements AuditStore {
       const seq = head.seq + 1;
       const prevHash = head.hash;
       const hash = hashRecord(prevHash, seq, body);
-      this.rows.push({ seq, prevHash, hash, body, time: r.time, agent: r.agent, target: r.target, outcome: r.outcome });
+      this.rows.push({ seq, prevHash, hash, body, ...columnsOf(r) });
       head = { seq, hash };
       return { ...r, seq, prevHash, hash };
     });
   }
 
   async query(q: AuditQuery): Promise<AuditRecord[]> {
-    const target = q.target ? targetMatcher(q.target) : undefined;
+    // Text is compared as the columns keep it (see columnsOf), as in the other stores.
+    const target = q.target ? targetMatcher(columnText(q.target)) : undefined;
     const keep = (r: Row) =>
-      (!q.agent || r.agent === q.agent) &&
+      (!q.agent || r.agent === columnText(q.agent)) &&
       (!target || target(r.target)) &&
-      (!q.outcome || r.outcome === q.outcome) &&
-      (!q.since || r.time >= q.since) &&
-      (!q.until || r.time <= q.until) &&
+      (!q.outcome || r.outcome === columnText(q.outcome)) &&
+      (!q.since || r.time >= columnText(q.since)) &&
+      (!q.until || r.time <= columnText(q.until)) &&
       (q.afterSeq === undefined || r.seq > q.afterSeq) &&
       (q.beforeSeq === undefined || r.seq < q.beforeSeq);
     const ordered = q.newestFirst ? [...this.rows].reverse() : this.rows;

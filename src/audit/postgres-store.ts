@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { bodyOf, GENESIS, recordFromStored, type AuditRecord, type UnsealedRecord } from './chain.js';
-import type { Anchor, AuditQuery, AuditStore, Signature, VerifiableRecord } from './store.js';
+import { columnsMatch, columnsOf, columnText, type Anchor, type AuditQuery, type AuditStore, type Signature, type VerifiableRecord } from './store.js';
 
 export interface PostgresAuditOptions {
   /** Most connections this process opens (appends are serialised by a lock anyway; reads may overlap). */
@@ -96,14 +96,6 @@ interface ColumnRow extends RecordRow {
   outcome: string;
 }
 
-/**
- * Postgres text cannot hold NUL, and a lone UTF-16 surrogate reaches it as U+FFFD: a value with either is kept
- * in its searchable column with U+FFFD in their place (the body, JSON, escapes them and keeps them exactly).
- * Without this one tool name with a NUL in it would make every append fail, and the log behind it stall.
- */
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const columnText = (s: string) => s.replace(UNSTORABLE, '\uFFFD');
-
 /** A sluice target glob as a LIKE pattern: `*` and `?` are the wildcards; `%`, `_` and `\` are themselves. */
 export function likePattern(glob: string): string {
   return [...columnText(glob)].map((c) => (c === '*' ? '%' : c === '?' ? '_' : c === '%' || c === '_' || c === '\\' ? `\\${c}` : c)).join('');
@@ -122,13 +114,6 @@ function location(url: string): string {
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code || err.name : String(err));
 
 const anchorOf = (row: SeqRow | undefined): Anchor | undefined => (row ? { seq: Number(row.seq), hash: row.hash } : undefined);
-
-/** The same check as `columnsMatch` in store.ts, against the columns as Postgres keeps them (see columnText). */
-function checkColumns(row: ColumnRow): { kind: string; target: string; match: boolean } {
-  const b = JSON.parse(row.body) as { kind?: string; time?: string; agent?: string; target?: string; outcome?: string };
-  const same = (value: string | undefined, column: string) => typeof value === 'string' && columnText(value) === column;
-  return { kind: b.kind ?? '', target: b.target ?? '', match: same(b.time, row.time) && same(b.agent, row.agent) && same(b.target, row.target) && same(b.outcome, row.outcome) };
-}
 
 /**
  * The audit store in Postgres, for several gateway replicas sharing one log. There is one chain per
@@ -181,11 +166,12 @@ export class PostgresAuditStore implements AuditStore {
     if (records.length === 0) return [];
     // Bodies are made before the lock is taken: the lock is held only for reading the head, hashing and inserting.
     const bodies = records.map(bodyOf);
+    const columns = records.map(columnsOf);
     const { rows } = await this.pool.query<RecordRow>('SELECT seq, prev_hash, hash FROM sluice_audit_append_v1($1, $2, $3, $4, $5)', [
-      records.map((r) => columnText(r.time)),
-      records.map((r) => columnText(r.agent)),
-      records.map((r) => columnText(r.target)),
-      records.map((r) => columnText(r.outcome)),
+      columns.map((c) => c.time),
+      columns.map((c) => c.agent),
+      columns.map((c) => c.target),
+      columns.map((c) => c.outcome),
       bodies,
     ]);
     if (rows.length !== records.length) throw new Error(`the audit database stored ${rows.length} of ${records.length} records`);
@@ -218,7 +204,7 @@ export class PostgresAuditStore implements AuditStore {
     for (;;) {
       const { rows } = await this.pool.query<ColumnRow>('SELECT seq, prev_hash, hash, body, time, agent, target, outcome FROM audit WHERE seq > $1 ORDER BY seq LIMIT $2', [after, PAGE]);
       for (const row of rows) {
-        const c = checkColumns(row);
+        const c = columnsMatch(row.body, row);
         yield { seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash, body: row.body, kind: c.kind, target: c.target, columnsMatch: c.match };
       }
       if (rows.length < PAGE) return;

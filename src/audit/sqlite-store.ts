@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { bodyOf, GENESIS, hashRecord, recordFromStored, type AuditRecord, type StoredRecord, type UnsealedRecord } from './chain.js';
-import { columnsMatch, type Anchor, type AuditQuery, type AuditStore, type Signature, type VerifiableRecord } from './store.js';
+import { columnsMatch, columnsOf, columnText, type Anchor, type AuditQuery, type AuditStore, type Signature, type VerifiableRecord } from './store.js';
 import { targetMatcher } from './target-glob.js';
 
 export interface SqliteAuditOptions {
@@ -18,9 +18,9 @@ const PAGE = 1000;
 
 /**
  * The embedded audit store: SQLite in WAL mode. Each record is kept as its canonical JSON (what the hash
- * covers) plus a few indexed columns for filtering. Appends run in BEGIN IMMEDIATE transactions, so several
- * gateway processes on one file queue up behind each other and always extend the chain from its true head:
- * it never forks. better-sqlite3 is synchronous; every statement here is short (one batch, one page), and
+ * covers) plus a few indexed columns for filtering, made from it by `columnsOf`. Appends run in BEGIN
+ * IMMEDIATE transactions, so several gateway processes on one file queue up behind each other and always
+ * extend the chain from its true head: it never forks. better-sqlite3 is synchronous; every statement here is short (one batch, one page), and
  * with `busyTimeoutMs: 0` none of them ever waits for a lock.
  */
 export class SqliteAuditStore implements AuditStore {
@@ -73,7 +73,8 @@ export class SqliteAuditStore implements AuditStore {
       return records.map((r, i) => {
         const seq = head.seq + 1;
         const hash = hashRecord(head.hash, seq, bodies[i]);
-        insert.run(seq, r.time, r.agent, r.target, r.outcome, head.hash, hash, bodies[i]);
+        const c = columnsOf(r);
+        insert.run(seq, c.time, c.agent, c.target, c.outcome, head.hash, hash, bodies[i]);
         const sealed: AuditRecord = { ...r, seq, prevHash: head.hash, hash };
         head = sealed;
         return sealed;
@@ -90,13 +91,15 @@ export class SqliteAuditStore implements AuditStore {
   async query(q: AuditQuery): Promise<AuditRecord[]> {
     const where: string[] = [];
     const args: (string | number)[] = [];
-    if (q.agent) (where.push('agent = ?'), args.push(q.agent));
-    if (q.target) (where.push('sluice_target(?, target) = 1'), args.push(q.target));
-    if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
-    if (q.since) (where.push('time >= ?'), args.push(q.since));
-    if (q.until) (where.push('time <= ?'), args.push(q.until));
-    if (q.afterSeq !== undefined) (where.push('seq > ?'), args.push(q.afterSeq));
-    if (q.beforeSeq !== undefined) (where.push('seq < ?'), args.push(q.beforeSeq));
+    // Text is compared as the columns keep it (see columnsOf).
+    const add = (sql: string, value: string | number) => (where.push(sql), args.push(typeof value === 'string' ? columnText(value) : value));
+    if (q.agent) add('agent = ?', q.agent);
+    if (q.target) add('sluice_target(?, target) = 1', q.target);
+    if (q.outcome) add('outcome = ?', q.outcome);
+    if (q.since) add('time >= ?', q.since);
+    if (q.until) add('time <= ?', q.until);
+    if (q.afterSeq !== undefined) add('seq > ?', q.afterSeq);
+    if (q.beforeSeq !== undefined) add('seq < ?', q.beforeSeq);
     const sql = `SELECT seq, prev_hash AS prevHash, hash, body FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${q.newestFirst ? 'DESC' : 'ASC'} LIMIT ?`;
     args.push(q.limit ?? 1000);
     return (this.db.prepare(sql).all(...args) as StoredRecord[]).map(recordFromStored);

@@ -55,8 +55,46 @@ export interface AuditStore {
   close(): Promise<void>;
 }
 
+/** The fields a store keeps beside the body, in columns it can search and index. */
+export interface Columns {
+  time: string;
+  agent: string;
+  target: string;
+  outcome: string;
+}
+
+/**
+ * What no database column keeps as it is: NUL (Postgres text refuses it) and a lone UTF-16 surrogate (written as
+ * UTF-8, SQLite and Postgres alike keep U+FFFD instead). The body, JSON, escapes both and keeps them exactly.
+ */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A field as every store's column keeps it: unstorable characters as U+FFFD; anything but a string as ''. */
+export const columnText = (value: unknown): string => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : '');
+
+/**
+ * A record's columns: a pure function of its fields, so of its hashed body — canonical JSON keeps every string
+ * exactly (lone surrogates and NUL as escapes) — and what verification computes from the body again. Whatever
+ * a client puts in a name, the columns it makes match; a column that does not was edited. A missing or
+ * non-string field is '' (never a failed append, which would stall the log behind it).
+ */
+export function columnsOf(fields: { [K in keyof Columns]?: unknown }): Columns {
+  return { time: columnText(fields.time), agent: columnText(fields.agent), target: columnText(fields.target), outcome: columnText(fields.outcome) };
+}
+
+/**
+ * A column fits its field when it is the field as `columnText` makes it; or the field itself, as a log written
+ * before columns were made that way may hold it (SQLite kept a NUL as it is). Either is a function of the
+ * body, so accepting both lets no edit through.
+ */
+const fits = (column: string, field: unknown) => column === columnText(field) || column === field;
+
 /** Checks a record's searchable columns against its hashed body (a store keeps both). */
-export function columnsMatch(body: string, columns: { time: string; agent: string; target: string; outcome: string }): { kind: string; target: string; match: boolean } {
-  const b = JSON.parse(body) as { kind?: string; time?: string; agent?: string; target?: string; outcome?: string };
-  return { kind: b.kind ?? '', target: b.target ?? '', match: b.time === columns.time && b.agent === columns.agent && b.target === columns.target && b.outcome === columns.outcome };
+export function columnsMatch(body: string, columns: Columns): { kind: string; target: string; match: boolean } {
+  const b = JSON.parse(body) as { [K in keyof Columns | 'kind']?: unknown };
+  return {
+    kind: typeof b.kind === 'string' ? b.kind : '',
+    target: typeof b.target === 'string' ? b.target : '',
+    match: fits(columns.time, b.time) && fits(columns.agent, b.agent) && fits(columns.target, b.target) && fits(columns.outcome, b.outcome),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { GatewayConfig } from '../config/schema.js';
+import { forTerminal } from '../policy/printable.js';
 
 /** What every command that talks to a running gateway takes. */
 export interface Common {
@@ -31,7 +32,8 @@ export async function adminRequest(config: GatewayConfig, opts: { url?: string; 
     fail(`cannot reach the gateway at ${base}: ${(err as Error).message}`);
   }
   const data = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) fail(`${res.status}: ${data.error ?? res.statusText}`);
+  // The answer may name what a client or an upstream sent.
+  if (!res.ok) fail(`${res.status}: ${forTerminal(data.error ?? res.statusText)}`);
   return data;
 }
 

@@ -7,6 +7,7 @@ import type { NamedServer } from '../agent/server-spec.js';
 import { askElicitation, askSamplingApproval, askToolApproval, dim, elicitationWithoutTerminal, short } from './agent-terminal.js';
 import { transportForUrl } from '../protocol/transport-for-url.js';
 import { loadOrExit } from './load-config.js';
+import { forTerminal as t, printableJson } from '../policy/printable.js';
 
 interface AgentFlags {
   config?: string;
@@ -39,11 +40,12 @@ function serversFrom(flags: AgentFlags): NamedServer[] {
 }
 
 function showEvent(e: AgentEvent, out: NodeJS.WriteStream): void {
-  if (e.type === 'text') out.write(e.delta);
-  else if (e.type === 'tool-call') process.stderr.write(`\n${dim(`→ ${e.tool} ${short(e.arguments)}`)}\n`);
-  else if (e.type === 'tool-result') process.stderr.write(`${dim(`${e.isError ? '✗' : '←'} ${e.tool}: ${e.summary}`)}\n`);
-  else if (e.type === 'sampling') process.stderr.write(`${dim(e.decision === 'yes' ? `← the model answered ${e.server}: ${short(e.response ?? '', 300)}` : `✗ sampling for ${e.server} declined`)}\n`);
-  else if (e.type === 'elicitation') process.stderr.write(`${dim(`${e.action === 'accept' ? '←' : '✗'} ${e.server}'s ${e.mode === 'url' ? 'link' : 'form'}: ${e.action}`)}\n`);
+  // The model's answer keeps its lines; everything else shown is one line. All of it came from outside.
+  if (e.type === 'text') out.write(t(e.delta, true));
+  else if (e.type === 'tool-call') process.stderr.write(`\n${dim(`→ ${t(e.tool)} ${t(short(e.arguments))}`)}\n`);
+  else if (e.type === 'tool-result') process.stderr.write(`${dim(`${e.isError ? '✗' : '←'} ${t(e.tool)}: ${t(e.summary)}`)}\n`);
+  else if (e.type === 'sampling') process.stderr.write(`${dim(e.decision === 'yes' ? `← the model answered ${t(e.server)}: ${t(short(e.response ?? '', 300))}` : `✗ sampling for ${t(e.server)} declined`)}\n`);
+  else if (e.type === 'elicitation') process.stderr.write(`${dim(`${e.action === 'accept' ? '←' : '✗'} ${t(e.server)}'s ${e.mode === 'url' ? 'link' : 'form'}: ${e.action}`)}\n`);
 }
 
 /** The terminal's part of an agent: asking for approvals, answering servers' questions, or refusing when nobody can. */
@@ -98,7 +100,7 @@ export function registerAgentCommand(program: Command): void {
       const interactive = flags.prompt === undefined;
       const rl = process.stdin.isTTY || interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
       const fail = (message: string, code: number) => {
-        process.stderr.write(`sluice agent: ${message}\n`);
+        process.stderr.write(`sluice agent: ${t(message, true)}\n`);
         process.exitCode = code;
       };
       let agent: Agent;
@@ -128,7 +130,7 @@ export function registerAgentCommand(program: Command): void {
 
   /** Says which servers could not be started; whether to go on (not under --strict, and not with none at all). */
   async function serversUsable(agent: Agent, flags: AgentFlags): Promise<boolean> {
-    for (const f of agent.failures) process.stderr.write(`sluice agent: server ${f.name}: ${f.reason}${flags.strict ? '' : ' (going on without it)'}\n`);
+    for (const f of agent.failures) process.stderr.write(`sluice agent: server ${t(f.name)}: ${t(f.reason)}${flags.strict ? '' : ' (going on without it)'}\n`);
     if (agent.failures.length > 0 && (flags.strict || agent.offers.length === 0)) {
       process.stderr.write(`sluice agent: ${flags.strict ? 'stopping (--strict)' : 'no server could be started'}\n`);
       process.exitCode = EXIT.cannotStart;
@@ -146,7 +148,7 @@ export function registerAgentCommand(program: Command): void {
     const stepLimit = () => process.stderr.write(`\nsluice agent: stopped after ${flags.maxSteps} model steps; the model was still calling tools (raise --max-steps)\n`);
     if (!interactive) {
       const turn = await agent.turn(flags.prompt!);
-      if (flags.json) process.stdout.write(`${JSON.stringify({ answer: turn.text, stoppedBy: turn.stoppedBy, steps: steps.filter((s) => s.type !== 'text') })}\n`);
+      if (flags.json) process.stdout.write(`${printableJson({ answer: turn.text, stoppedBy: turn.stoppedBy, steps: steps.filter((s) => s.type !== 'text') })}\n`);
       else process.stdout.write(turn.text.endsWith('\n') ? '' : '\n');
       if (turn.stoppedBy === 'step-limit') {
         stepLimit();
@@ -169,7 +171,7 @@ export function registerAgentCommand(program: Command): void {
       } catch (err) {
         // In a chat, a model that failed once may answer the next time: say so and keep the conversation.
         if ((err as Error).name !== 'ModelError') throw err;
-        process.stderr.write(`\nsluice agent: ${(err as Error).message}\n`);
+        process.stderr.write(`\nsluice agent: ${t((err as Error).message, true)}\n`);
       }
     }
   }

@@ -4,6 +4,7 @@ import type { AuditRecord } from '../audit/chain.js';
 import type { AuditQuery, AuditStore } from '../audit/store.js';
 import { auditStoreFor } from '../gateway/stores.js';
 import { verifyStore } from '../audit/verify.js';
+import { forTerminal, printableJson } from '../policy/printable.js';
 import { loadOrExit } from './load-config.js';
 
 interface Filters {
@@ -30,7 +31,7 @@ async function open(opts: { config?: string }): Promise<AuditStore> {
   try {
     return await auditStoreFor(config);
   } catch (err) {
-    process.stderr.write(`sluice: ${(err as Error).message}\n`);
+    process.stderr.write(`sluice: ${forTerminal((err as Error).message, true)}\n`);
     process.exit(1);
   }
 }
@@ -39,9 +40,11 @@ function query(opts: Filters): AuditQuery {
   return { agent: opts.agent, target: opts.tool, outcome: opts.outcome, since: opts.since, until: opts.until };
 }
 
+/** One record as a line. Every field may hold what a client, an upstream or a token brought: all are escaped. */
 function line(r: AuditRecord): string {
-  const why = r.reason ? `  ${r.step ?? ''}${r.rule ? ` [${r.rule}]` : ''}: ${r.reason}` : '';
-  return `${r.seq}  ${r.time}  ${r.agent}  ${r.method} ${r.target}  ${r.outcome}${why}`;
+  const t = forTerminal;
+  const why = r.reason ? `  ${t(r.step ?? '')}${r.rule ? ` [${t(r.rule)}]` : ''}: ${t(r.reason)}` : '';
+  return `${r.seq}  ${t(r.time)}  ${t(r.agent)}  ${t(r.method)} ${t(r.target)}  ${t(r.outcome)}${why}`;
 }
 
 /** `sluice audit verify | tail | export`: reading the log straight from its file or database, gateway running or not. */
@@ -101,7 +104,7 @@ export function registerAuditCommands(program: Command): void {
       let after = (await store.anchor()).seq;
       for (;;) {
         const page = await store.query({ ...query(opts), afterSeq: after, limit: 5000 });
-        for (const r of page) process.stdout.write(`${JSON.stringify(r)}\n`);
+        for (const r of page) process.stdout.write(`${printableJson(r)}\n`);
         if (page.length < 5000) break;
         after = page[page.length - 1].seq;
       }

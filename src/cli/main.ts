@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { createLogger } from '../log.js';
+import { forTerminal } from '../policy/printable.js';
 import { SLUICE_VERSION } from '../version.js';
 import { registerAgentCommand } from './agent-command.js';
 import { registerAuditCommands } from './audit-commands.js';
@@ -37,7 +38,7 @@ program
     try {
       running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });
     } catch (err) {
-      process.stderr.write(`sluice: cannot start: ${(err as Error).message}\n`);
+      process.stderr.write(`sluice: cannot start: ${forTerminal((err as Error).message, true)}\n`);
       process.exit(1);
     }
     const shutdown = async (signal: string) => {
@@ -67,6 +68,6 @@ registerAgentCommand(program);
 
 // A command that fails (a store unreachable, say) ends with one line saying why, not a stack trace.
 await program.parseAsync().catch((err: unknown) => {
-  process.stderr.write(`sluice: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`sluice: ${forTerminal(err instanceof Error ? err.message : err, true)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openTokenStore } from '../gateway/open-state.js';
 import { ADMIN } from '../identity/tokens.js';
+import { forTerminal as t } from '../policy/printable.js';
 import { adminRequest, withCommon, type Common } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
 
@@ -18,12 +19,12 @@ export function registerOperatorCommands(program: Command): void {
       const who = opts.admin ? ADMIN : agent;
       if (!who) return fail('name the agent, or pass --admin for an operator token');
       if (!opts.admin && !Object.hasOwn(config.security.agents, who)) {
-        return fail(`no agent "${who}" in the config; declared: ${Object.keys(config.security.agents).join(', ') || '(none)'}`);
+        return fail(`no agent "${t(who)}" in the config; declared: ${Object.keys(config.security.agents).join(', ') || '(none)'}`);
       }
       const store = await openTokenStore(config);
       const created = await store.tokens.issue(who).finally(() => store.close());
       process.stdout.write(`${created.token}\n`);
-      process.stderr.write(`token ${created.id} for ${opts.admin ? 'the operator' : `agent "${who}"`} stored (hash only) in ${store.where}; it is shown this once\n`);
+      process.stderr.write(`token ${t(created.id)} for ${opts.admin ? 'the operator' : `agent "${t(who)}"`} stored (hash only) in ${t(store.where)}; it is shown this once\n`);
     });
   token
     .command('list')
@@ -31,7 +32,7 @@ export function registerOperatorCommands(program: Command): void {
     .description('list tokens (ids and agents, never the tokens)')
     .action(async (opts: { config?: string }) => {
       const store = await openTokenStore(loadOrExit(opts.config));
-      for (const t of await store.tokens.entries().finally(() => store.close())) process.stdout.write(`${t.id}  ${t.agent}  ${t.createdAt}\n`);
+      for (const entry of await store.tokens.entries().finally(() => store.close())) process.stdout.write(`${t(entry.id)}  ${t(entry.agent)}  ${t(entry.createdAt)}\n`);
     });
 
   withCommon(program.command('pause').description('stop every tool call, resource read and prompt get until resumed')).action(async (opts: Common) => {
@@ -47,7 +48,7 @@ export function registerOperatorCommands(program: Command): void {
   withCommon(approvals.command('list').description('pending approvals')).action(async (opts: Common) => {
     const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; arguments: unknown; expiresAt: string }[] };
     if (pending.length === 0) process.stdout.write('no pending approvals\n');
-    for (const p of pending) process.stdout.write(`${p.id}  ${p.agent}  ${p.tool}  ${p.label}  ${JSON.stringify(p.arguments).slice(0, 120)}  (${p.reason}; expires ${p.expiresAt})\n`);
+    for (const p of pending) process.stdout.write(`${t(p.id)}  ${t(p.agent)}  ${t(p.tool)}  ${t(p.label)}  ${t(JSON.stringify(p.arguments).slice(0, 120))}  (${t(p.reason)}; expires ${t(p.expiresAt)})\n`);
   });
   const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; reason?: string }) => {
     const verdict = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/approvals/decide', {
@@ -58,7 +59,7 @@ export function registerOperatorCommands(program: Command): void {
       expiresInSeconds: opts.expires ? Number(opts.expires) : undefined,
       reason: opts.reason,
     })) as { outcome: string };
-    process.stdout.write(`${id}: ${verdict.outcome}\n`);
+    process.stdout.write(`${t(id)}: ${t(verdict.outcome)}\n`);
   };
   withCommon(approvals.command('approve').argument('<id>').description('let the call run'))
     .option('--scope <scope>', 'once | session (this session) | always (this agent and tool)', 'once')
@@ -73,7 +74,7 @@ export function registerOperatorCommands(program: Command): void {
   withCommon(session.command('list').description('sessions, their agents and labels')).action(async (opts: Common) => {
     const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as { paused: boolean; sessions: { id: string; agent: string; transport: string; label: string }[] };
     process.stdout.write(`paused: ${status.paused}\n`);
-    for (const s of status.sessions) process.stdout.write(`${s.id}  ${s.agent}  ${s.transport}  ${s.label}\n`);
+    for (const s of status.sessions) process.stdout.write(`${t(s.id)}  ${t(s.agent)}  ${t(s.transport)}  ${t(s.label)}\n`);
   });
   withCommon(session.command('reset').description('lower a label back to trusted/public (recorded)'))
     .option('--session <id>', 'one session')
@@ -81,7 +82,7 @@ export function registerOperatorCommands(program: Command): void {
     .action(async (opts: Common & { session?: string; agent?: string }) => {
       if (!opts.session && !opts.agent) return fail('pass --session ID or --agent NAME');
       const done = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/sessions/reset', { session: opts.session, agent: opts.agent })) as { reset: string[] };
-      process.stdout.write(`reset: ${opts.agent ? `agent ${opts.agent}` : ''}${done.reset.length ? ` sessions ${done.reset.join(', ')}` : ''}\n`);
+      process.stdout.write(`reset: ${opts.agent ? `agent ${t(opts.agent)}` : ''}${done.reset.length ? ` sessions ${done.reset.map((id) => t(id)).join(', ')}` : ''}\n`);
     });
 }
 

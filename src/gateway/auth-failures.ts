@@ -8,20 +8,32 @@ export interface AuthFailure {
   token?: string;
 }
 
-interface Window {
+/** The refusals counted at one path of one source within a window. */
+interface Tally {
   count: number;
+  /** How many of them for each reason, in the order first seen. */
+  reasons: Map<string, number>;
   tokens: Set<string>;
-  lastReason: string;
+}
+
+interface Window {
+  /** Per path knocked at: each gets a record of its own, so a filter on the path finds every refusal there. */
+  tallies: Map<string, Tally>;
   timer: NodeJS.Timeout;
 }
 
 const MAX_SOURCES = 10_000;
+/** Distinct paths and reasons kept per window (past them, counted under one heading), and token fingerprints. */
+const MAX_KINDS = 20;
+const MAX_TOKENS = 100;
 
 /**
  * Records refused logins, so token guessing shows in the audit log — coalesced per source: the first refusal
- * from an address is recorded at once, further ones within the same second are counted and recorded as one
- * record when the second ends. A flood of bad tokens therefore writes at most about one record per source per
- * second; past 10,000 sources at once, the rest share one window.
+ * from an address is recorded at once, further ones within the same second are counted and recorded when the
+ * second ends, one record per path with a count for each reason — a refusal that matters (a valid token
+ * without the scope, an agent trying the operator's login) is never hidden behind the guesses around it. A
+ * flood of bad tokens therefore writes at most about one record per source and path per second; past 10,000
+ * sources at once, the rest share one window.
  */
 export class AuthFailures {
   private readonly windows = new Map<string, Window>();
@@ -35,31 +47,35 @@ export class AuthFailures {
     const source = this.windows.has(address) || this.windows.size < MAX_SOURCES ? address : '(other sources)';
     const open = this.windows.get(source);
     if (open) {
-      open.count++;
-      if (failure.token && open.tokens.size < 100) open.tokens.add(failure.token);
-      open.lastReason = failure.reason;
+      count(open.tallies, target, failure);
       return;
     }
     this.write(source, target, failure.reason, failure.token);
-    const window: Window = { count: 0, tokens: new Set(), lastReason: failure.reason, timer: setTimeout(() => this.close(source, target), this.windowMs) };
+    const window: Window = { tallies: new Map(), timer: setTimeout(() => this.close(source), this.windowMs) };
     window.timer.unref();
     this.windows.set(source, window);
   }
 
-  /** The second is over: one record for what was counted, and a new window while refusals keep coming. */
-  private close(source: string, target: string): void {
+  /** The second is over: one record per path for what was counted, and a new window while refusals keep coming. */
+  private close(source: string): void {
     const window = this.windows.get(source);
     if (!window) return;
-    if (window.count === 0) {
+    if (window.tallies.size === 0) {
       this.windows.delete(source);
       return;
     }
-    const n = window.count;
-    const tokens = [...window.tokens];
-    this.write(source, target, `${n} more refused login${n === 1 ? '' : 's'} in ${this.windowMs / 1000} s (last: ${window.lastReason})`, tokens.length ? `${tokens.length} distinct token${tokens.length === 1 ? '' : 's'}: ${tokens.join(', ')}` : undefined);
-    window.count = 0;
-    window.tokens.clear();
-    window.timer = setTimeout(() => this.close(source, target), this.windowMs);
+    for (const [target, t] of window.tallies) {
+      const reasons = [...t.reasons].map(([reason, n]) => `${n} × ${reason}`).join(', ');
+      const tokens = [...t.tokens];
+      this.write(
+        source,
+        target,
+        `${t.count} more refused login${t.count === 1 ? '' : 's'} in ${this.windowMs / 1000} s: ${reasons}`,
+        tokens.length ? `${tokens.length} distinct token${tokens.length === 1 ? '' : 's'}: ${tokens.join(', ')}` : undefined,
+      );
+    }
+    window.tallies.clear();
+    window.timer = setTimeout(() => this.close(source), this.windowMs);
     window.timer.unref();
   }
 
@@ -88,4 +104,17 @@ export class AuthFailures {
     for (const w of this.windows.values()) clearTimeout(w.timer);
     this.windows.clear();
   }
+}
+
+/** `key`, or once a map holds MAX_KINDS keys and not this one, the heading the rest are counted under. */
+const capped = (map: Map<string, unknown>, key: string, other: string) => (map.has(key) || map.size < MAX_KINDS ? key : other);
+
+function count(tallies: Map<string, Tally>, target: string, failure: AuthFailure): void {
+  const path = capped(tallies, target, '(other paths)');
+  let t = tallies.get(path);
+  if (!t) tallies.set(path, (t = { count: 0, reasons: new Map(), tokens: new Set() }));
+  t.count++;
+  const reason = capped(t.reasons, failure.reason, '(other reasons)');
+  t.reasons.set(reason, (t.reasons.get(reason) ?? 0) + 1);
+  if (failure.token && t.tokens.size < MAX_TOKENS) t.tokens.add(failure.token);
 }

@@ -74,6 +74,17 @@ describe('the audit chain', () => {
     expect(await verify(file)).toMatchObject({ ok: false, brokenAt: 7, reason: expect.stringMatching(/columns/) });
   });
 
+  it('verifies a log written before columns replaced NUL (SQLite kept it as it is), and still catches an edit there', async () => {
+    const { file } = fresh();
+    const log = new AuditLog(new SqliteAuditStore(file));
+    await log.write({ ...record(1), agent: 'nul\0agent' });
+    await log.close();
+    tamper(file, 'UPDATE audit SET agent = ? WHERE seq = 1', 'nul\0agent');
+    expect(await verify(file)).toMatchObject({ ok: true, checked: 1 });
+    tamper(file, 'UPDATE audit SET agent = ? WHERE seq = 1', 'nul\0other');
+    expect(await verify(file)).toMatchObject({ ok: false, brokenAt: 1, reason: expect.stringMatching(/columns/) });
+  });
+
   it('detects a deleted, an inserted and a reordered record', async () => {
     for (const attack of ['delete', 'insert', 'reorder'] as const) {
       const { file, log } = await filled();
