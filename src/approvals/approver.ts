@@ -46,7 +46,7 @@ export function createApprover(queue: ApprovalQueue, recorder: Recorder, options
       : undefined;
     if (options.askClient && request.askClient) {
       request
-        .askClient(`Allow ${request.principal.agent} to call ${request.tool}? ${request.refusal.reason}`, request.arguments)
+        .askClient(`Allow ${request.principal.agent} to call ${request.tool}? ${request.refusal.reason}\nArguments:\n${pending.argumentsText}`)
         .then((answer) => {
           if (answer === undefined) return;
           return queue.decide(pending.id, { approve: answer, scope: 'once', by: `the user of ${request.principal.agent}'s client` });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openTokenStore } from '../gateway/open-state.js';
 import { ADMIN } from '../identity/tokens.js';
+import { printable } from '../policy/printable.js';
 import { adminRequest, withCommon, type Common } from './admin-client.js';
 import { loadOrExit } from './load-config.js';
 
@@ -44,18 +45,23 @@ export function registerOperatorCommands(program: Command): void {
   });
 
   const approvals = program.command('approvals').description('calls waiting for a human decision');
-  withCommon(approvals.command('list').description('pending approvals')).action(async (opts: Common) => {
-    const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; arguments: unknown; expiresAt: string }[] };
+  withCommon(approvals.command('list').description('pending approvals, each with its whole arguments (the tool\'s required ones first)')).action(async (opts: Common) => {
+    const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; argumentsText: string; expiresAt: string }[] };
     if (pending.length === 0) process.stdout.write('no pending approvals\n');
-    for (const p of pending) process.stdout.write(`${p.id}  ${p.agent}  ${p.tool}  ${p.label}  ${JSON.stringify(p.arguments).slice(0, 120)}  (${p.reason}; expires ${p.expiresAt})\n`);
+    for (const p of pending) {
+      const head = [p.id, p.agent, p.tool, p.label].map((t) => printable(t)).join('  ');
+      // Every argument, whole: what is approved is what runs (argumentsText is already made printable).
+      process.stdout.write(`${head}  (${printable(p.reason)}; expires ${printable(p.expiresAt)})\n${p.argumentsText.replace(/^/gm, '    ')}\n`);
+    }
   });
-  const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; reason?: string }) => {
+  const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; untilRestart?: boolean; reason?: string }) => {
     const verdict = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/approvals/decide', {
       id,
       decision,
       scope: opts.scope ?? 'once',
       pinArguments: opts.pinArguments === true,
       expiresInSeconds: opts.expires ? Number(opts.expires) : undefined,
+      untilRestart: opts.untilRestart === true,
       reason: opts.reason,
     })) as { outcome: string };
     process.stdout.write(`${id}: ${verdict.outcome}\n`);
@@ -64,6 +70,7 @@ export function registerOperatorCommands(program: Command): void {
     .option('--scope <scope>', 'once | session (this session) | always (this agent and tool)', 'once')
     .option('--pin-arguments', 'the grant covers only calls with exactly these arguments')
     .option('--expires <seconds>', 'how long a session/always grant lasts')
+    .option('--until-restart', 'a session/always grant also ends when the gateway process stops')
     .action(decide('approve'));
   withCommon(approvals.command('deny').argument('<id>').description('refuse the call'))
     .option('--reason <text>', 'told to the client')

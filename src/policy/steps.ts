@@ -45,7 +45,7 @@ export interface CheckedRequest {
   /** Keeps a client that waits for an approval informed (progress notifications). */
   keepAlive?: (message: string) => void;
   /** Asks the client's own user to approve (elicitation), when it can. */
-  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
+  askClient?: (message: string) => Promise<boolean | undefined>;
 }
 
 /** What the steps build up as the request moves through them. */
