@@ -64,6 +64,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   state: UpstreamState = 'connecting';
   lastError?: string;
   attempts = 0;
+  /** Its first connection attempt is still running (or has not begun): /readyz lists it as starting. */
+  starting = true;
   nextRetryAt?: number;
   /** The delay chosen before the next attempt (for status pages, and to see the backoff grow). */
   retryDelayMs?: number;
@@ -100,7 +102,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   /** Starts connecting; resolves once the first attempt has succeeded or failed (never rejects). */
   start(): Promise<void> {
-    return this.connect();
+    return this.connect().finally(() => (this.starting = false));
   }
 
   async close(): Promise<void> {
