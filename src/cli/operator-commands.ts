@@ -76,6 +76,12 @@ export function registerOperatorCommands(program: Command): void {
     .option('--reason <text>', 'told to the client')
     .action(decide('deny'));
 
+  withCommon(program.command('status').description('the pause switch and each upstream: its state and, when down, why')).action(async (opts: Common) => {
+    const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as StatusView;
+    process.stdout.write(`paused: ${status.paused}\n`);
+    for (const u of status.upstreams) process.stdout.write(upstreamLine(u));
+  });
+
   const session = program.command('session').description('look at sessions and their labels');
   withCommon(session.command('list').description('sessions, their agents and labels')).action(async (opts: Common) => {
     const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as { paused: boolean; sessions: { id: string; agent: string; transport: string; label: string }[] };
@@ -90,6 +96,29 @@ export function registerOperatorCommands(program: Command): void {
       const done = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/sessions/reset', { session: opts.session, agent: opts.agent })) as { reset: string[] };
       process.stdout.write(`reset: ${opts.agent ? `agent ${opts.agent}` : ''}${done.reset.length ? ` sessions ${done.reset.join(', ')}` : ''}\n`);
     });
+}
+
+interface UpstreamView {
+  name: string;
+  state?: string;
+  mode?: string;
+  tools?: number;
+  sessions?: number;
+  reason?: string;
+  lastError?: string;
+  retryInMs?: number;
+}
+interface StatusView {
+  paused: boolean;
+  upstreams: UpstreamView[];
+}
+
+/** One upstream for `sluice status`: name, state, and for one that is down why (the error redacted by the gateway). */
+function upstreamLine(u: UpstreamView): string {
+  if (u.mode === 'per-session') return `${printable(u.name)}  per-session  ${u.sessions ?? 0} running\n`;
+  const retry = u.retryInMs !== undefined ? `  (retry in ${Math.ceil(u.retryInMs / 1000)} s)` : '';
+  const why = u.lastError ?? u.reason;
+  return `${printable(u.name)}  ${printable(u.state ?? '?')}  ${u.tools ?? 0} tools${retry}\n${why ? `    ${printable(why, 2000)}\n` : ''}`;
 }
 
 function fail(message: string): void {

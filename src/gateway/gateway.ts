@@ -298,7 +298,11 @@ export class Gateway {
     });
   }
 
-  /** Per-upstream status for /readyz; `starting` names the upstreams whose first connection attempt still runs. */
+  /**
+   * Per-upstream status for /readyz, which anyone who reaches the port may read: why an upstream is down is one
+   * word (`reason`); the error text, which may carry what the server wrote, is the operator's (operator.ts).
+   * `starting` names the upstreams whose first connection attempt still runs.
+   */
   status(): { ready: boolean; starting: string[]; upstreams: Params[]; conflicts: string[] } {
     const upstreams = this.upstreams.map((u) => ({
       name: u.name,
@@ -309,7 +313,7 @@ export class Gateway {
       resources: u.lists.resources.length,
       prompts: u.lists.prompts.length,
       heldBack: this.catalog.heldOf(u.name),
-      ...(u.lastError ? { lastError: u.lastError } : {}),
+      ...(u.lastFailure ? { reason: u.lastFailure } : {}),
       ...(u.nextRetryAt ? { retryInMs: Math.max(0, u.nextRetryAt - Date.now()) } : {}),
     }));
     return {
