@@ -137,7 +137,6 @@ export class Gateway {
     }
   }
 
-
   /** The upstreams' first connection attempt is still running (requests other than negotiation wait for it). */
   get starting(): boolean {
     return this.started !== undefined && !this.startedDone;
