@@ -48,7 +48,7 @@ export function createApprover(queue: ApprovalQueue, recorder: Recorder, options
     if (options.askClient && request.askClient) {
       request
         // The client's user is shown the name they know; the record keeps the identity key.
-        .askClient(`Allow ${displayName(request.principal)} to call ${request.tool}? ${request.refusal.reason}`, request.arguments)
+        .askClient(`Allow ${displayName(request.principal)} to call ${request.tool}? ${request.refusal.reason}\nArguments:\n${pending.argumentsText}`)
         .then((answer) => {
           if (answer === undefined) return;
           return queue.decide(pending.id, { approve: answer, scope: 'once', by: `the user of ${request.principal.agent}'s client` });

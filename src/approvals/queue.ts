@@ -5,9 +5,11 @@ import { sha256 } from '../audit/chain.js';
 import { formatLabel } from '../ifc/label.js';
 import type { ApprovalRequest } from '../policy/security.js';
 import type { ApprovalStore, ApprovalVerdict, PendingApproval } from '../state/ports.js';
+import { requiredKeys, reviewText } from './review-text.js';
 
 export type Scope = 'once' | 'session' | 'always';
-export type Pending = Omit<PendingApproval, 'definitionHash' | 'argumentsHash'>;
+/** A waiting call as the operator sees it: its arguments also as the text to review (see review-text.ts). */
+export type Pending = Omit<PendingApproval, 'definitionHash' | 'argumentsHash'> & { argumentsText: string };
 export type Verdict = ApprovalVerdict;
 
 export interface Decision {
@@ -16,13 +18,15 @@ export interface Decision {
   pinArguments?: boolean;
   /** How long a session/always grant lasts; unset: a session grant until the session ends, an always grant for good. */
   expiresInSeconds?: number;
+  /** A session/always grant also ends when this gateway process stops (the console's "until restart"). */
+  untilRestart?: boolean;
   by: string;
   reason?: string;
 }
 
 export const hashOf = (value: unknown) => sha256(canonicalJson(value ?? null));
 
-const shown = ({ definitionHash: _d, argumentsHash: _a, ...p }: PendingApproval): Pending => p;
+const shown = ({ definitionHash: _d, argumentsHash: _a, ...p }: PendingApproval): Pending => ({ ...p, argumentsText: reviewText(p.arguments, p.required ?? []) });
 
 /**
  * Calls waiting for a human decision, and the grants earlier decisions left, over the approval store (so
@@ -31,6 +35,9 @@ const shown = ({ definitionHash: _d, argumentsHash: _a, ...p }: PendingApproval)
  * it expires.
  */
 export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
+  /** This process's own id: an "until restart" grant carries it, and a restarted process has another. */
+  private readonly processId = randomBytes(16).toString('hex');
+
   constructor(
     private readonly store: ApprovalStore,
     private readonly timeoutMs = 120_000,
@@ -52,6 +59,7 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
     return (await this.store.grants(request.principal.agent, request.tool)).some(
       (g) =>
         g.definitionHash === definitionHash &&
+        (g.process === undefined || g.process === this.processId) &&
         (g.scope === 'always' || g.session === request.sessionId) &&
         (g.argumentsHash === undefined || g.argumentsHash === argumentsHash),
     );
@@ -67,6 +75,7 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
       session: request.sessionId,
       tool: request.tool,
       arguments: request.arguments,
+      required: requiredKeys(request.definition),
       label: formatLabel(request.label),
       step: request.refusal.step,
       reason: request.refusal.reason,
@@ -98,6 +107,7 @@ export class ApprovalQueue extends EventEmitter<{ changed: [] }> {
         argumentsHash: decision.pinArguments ? won.argumentsHash : undefined,
         definitionHash: won.definitionHash,
         expiresAt: decision.expiresInSeconds ? Date.now() + decision.expiresInSeconds * 1000 : undefined,
+        process: decision.untilRestart ? this.processId : undefined,
       });
     }
     return verdict;

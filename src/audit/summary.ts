@@ -1,8 +1,7 @@
+import { REDACT_ALL } from '../filters/redact.js';
 import { scanPayload } from '../filters/scan.js';
 import { canonicalJson } from '../canonical-json.js';
 import { sha256 } from './chain.js';
-
-const REDACT_ALL = { secret: 'redact', pii: 'redact', injection: 'label' } as const;
 
 /**
  * What the audit log keeps of arguments or a result: redacted (secrets and personal data never reach the

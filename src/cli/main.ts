@@ -33,13 +33,17 @@ program
     const log = createLogger(config.logLevel);
     log.info({ config: file, servers: config.servers.map((s) => s.name) }, 'starting sluice');
     // The gateway's modules load when it is asked for, so `sluice --version` and the other commands start fast.
-    const { startGateway } = await import('./serve.js');
-    let running: Awaited<ReturnType<typeof startGateway>>;
-    try {
-      running = await startGateway(config, log, { stdio: opts.stdio, http: opts.http });
-    } catch (err) {
+    const { openGateway } = await import('./serve.js');
+    const cannotStart = (err: unknown) => {
       process.stderr.write(`sluice: cannot start: ${forTerminal((err as Error).message, true)}\n`);
       process.exit(1);
+    };
+    let running: Awaited<ReturnType<typeof openGateway>>;
+    try {
+      // Listening at once: the upstreams connect in the background, and a stop signal is heard meanwhile.
+      running = await openGateway(config, log, { stdio: opts.stdio, http: opts.http });
+    } catch (err) {
+      return cannotStart(err);
     }
     const shutdown = async (signal: string) => {
       log.info({ signal }, 'shutting down');
@@ -48,6 +52,7 @@ program
     };
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    await running.gateway.start().catch(cannotStart);
   });
 
 const configCmd = program.command('config').description('work with config files');

@@ -45,18 +45,23 @@ export function registerOperatorCommands(program: Command): void {
   });
 
   const approvals = program.command('approvals').description('calls waiting for a human decision');
-  withCommon(approvals.command('list').description('pending approvals')).action(async (opts: Common) => {
-    const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; arguments: unknown; expiresAt: string }[] };
+  withCommon(approvals.command('list').description('pending approvals, each with its whole arguments (the tool\'s required ones first)')).action(async (opts: Common) => {
+    const { pending } = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/approvals')) as { pending: { id: string; agent: string; tool: string; label: string; reason: string; argumentsText: string; expiresAt: string }[] };
     if (pending.length === 0) process.stdout.write('no pending approvals\n');
-    for (const p of pending) process.stdout.write(`${t(p.id)}  ${t(p.agent)}  ${t(p.tool)}  ${t(p.label)}  ${t(JSON.stringify(p.arguments).slice(0, 120))}  (${t(p.reason)}; expires ${t(p.expiresAt)})\n`);
+    for (const p of pending) {
+      const head = [p.id, p.agent, p.tool, p.label].map((field) => t(field)).join('  ');
+      // Every argument, whole: what is approved is what runs (argumentsText is already made printable).
+      process.stdout.write(`${head}  (${t(p.reason)}; expires ${t(p.expiresAt)})\n${t(p.argumentsText, true).replace(/^/gm, '    ')}\n`);
+    }
   });
-  const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; reason?: string }) => {
+  const decide = (decision: 'approve' | 'deny') => async (id: string, opts: Common & { scope?: string; pinArguments?: boolean; expires?: string; untilRestart?: boolean; reason?: string }) => {
     const verdict = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/approvals/decide', {
       id,
       decision,
       scope: opts.scope ?? 'once',
       pinArguments: opts.pinArguments === true,
       expiresInSeconds: opts.expires ? Number(opts.expires) : undefined,
+      untilRestart: opts.untilRestart === true,
       reason: opts.reason,
     })) as { outcome: string };
     process.stdout.write(`${t(id)}: ${t(verdict.outcome)}\n`);
@@ -65,10 +70,17 @@ export function registerOperatorCommands(program: Command): void {
     .option('--scope <scope>', 'once | session (this session) | always (this agent and tool)', 'once')
     .option('--pin-arguments', 'the grant covers only calls with exactly these arguments')
     .option('--expires <seconds>', 'how long a session/always grant lasts')
+    .option('--until-restart', 'a session/always grant also ends when the gateway process stops')
     .action(decide('approve'));
   withCommon(approvals.command('deny').argument('<id>').description('refuse the call'))
     .option('--reason <text>', 'told to the client')
     .action(decide('deny'));
+
+  withCommon(program.command('status').description('the pause switch and each upstream: its state and, when down, why')).action(async (opts: Common) => {
+    const status = (await adminRequest(loadOrExit(opts.config), opts, 'GET', '/admin/status')) as StatusView;
+    process.stdout.write(`paused: ${status.paused}\n`);
+    for (const u of status.upstreams) process.stdout.write(upstreamLine(u));
+  });
 
   const session = program.command('session').description('look at sessions and their labels');
   withCommon(session.command('list').description('sessions, their agents and labels')).action(async (opts: Common) => {
@@ -84,6 +96,29 @@ export function registerOperatorCommands(program: Command): void {
       const done = (await adminRequest(loadOrExit(opts.config), opts, 'POST', '/admin/sessions/reset', { session: opts.session, agent: opts.agent })) as { reset: string[] };
       process.stdout.write(`reset: ${opts.agent ? `agent ${t(opts.agent)}` : ''}${done.reset.length ? ` sessions ${done.reset.map((id) => t(id)).join(', ')}` : ''}\n`);
     });
+}
+
+interface UpstreamView {
+  name: string;
+  state?: string;
+  mode?: string;
+  tools?: number;
+  sessions?: number;
+  reason?: string;
+  lastError?: string;
+  retryInMs?: number;
+}
+interface StatusView {
+  paused: boolean;
+  upstreams: UpstreamView[];
+}
+
+/** One upstream for `sluice status`: name, state, and for one that is down why (the error redacted by the gateway). */
+function upstreamLine(u: UpstreamView): string {
+  if (u.mode === 'per-session') return `${t(u.name)}  per-session  ${u.sessions ?? 0} running\n`;
+  const retry = u.retryInMs !== undefined ? `  (retry in ${Math.ceil(u.retryInMs / 1000)} s)` : '';
+  const why = u.lastError ?? u.reason;
+  return `${t(u.name)}  ${t(u.state ?? '?')}  ${u.tools ?? 0} tools${retry}\n${why ? `    ${t(why)}\n` : ''}`;
 }
 
 function fail(message: string): void {

@@ -22,11 +22,26 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  stdio?: boolean;
+  http?: boolean;
+  deps?: GatewayDeps;
+}
+
+/** Starts a gateway (see openGateway) and resolves once every upstream's first connection attempt has ended. */
+export async function startGateway(config: GatewayConfig, log: Logger, options: StartOptions = {}): Promise<RunningGateway> {
+  const running = await openGateway(config, log, options);
+  await running.gateway.start();
+  return running;
+}
+
 /**
- * Starts a gateway: upstreams first (in parallel; failures only mark them unavailable), then the HTTP and
- * WebSocket front on one port, and stdio when asked. With `http: false` only stdio serves.
+ * Opens a gateway: the HTTP and WebSocket front on one port at once — /healthz answers, /readyz says which
+ * upstreams are still starting — while the upstreams connect in the background (in parallel; failures only mark
+ * them unavailable), and stdio when asked. With `http: false` only stdio serves. `gateway.start()` tells when
+ * the upstreams' first attempts have ended.
  */
-export async function startGateway(config: GatewayConfig, log: Logger, options: { stdio?: boolean; http?: boolean; deps?: GatewayDeps } = {}): Promise<RunningGateway> {
+export async function openGateway(config: GatewayConfig, log: Logger, options: StartOptions = {}): Promise<RunningGateway> {
   if (options.stdio && !stdioPrincipal(config.security)) {
     // Said on stderr now, and to the client in answer to its requests (see serveStdio): a client that only
     // saw its pipe close would not know why.
@@ -38,6 +53,9 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   // Upstreams connect in the background of a stdio client: it is answered at once (initialize, server/discover)
   // and hears list_changed as servers come up — clients give up on a silent server after a few seconds.
   const started = gateway.start();
+  // Whoever waits for the start (startGateway, the CLI) hears how it ended; this only keeps an early failure
+  // from counting as unhandled before they ask.
+  started.catch(() => undefined);
   let stop: () => Promise<void> = async () => undefined;
   if (options.stdio) {
     void serveStdio(gateway, front).then(async () => {
@@ -47,7 +65,6 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
       process.exit(0);
     });
   }
-  await started;
   let http: HttpFront | undefined;
   let wss: WebSocketServer | undefined;
   let address: RunningGateway['address'];
@@ -58,9 +75,14 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   if (options.http !== false) {
     http = new HttpFront(gateway, front, metricsServer ? undefined : metrics, metrics?.activity);
     wss = attachWebSocket(gateway, front, http.server);
+    // Listening does not wait for the upstreams: /healthz answers while they connect, /readyz says which are
+    // still starting, and requests wait for their first attempt as they would at any time (Gateway.firstStart).
     await new Promise<void>((resolve, reject) => {
       http!.server.once('error', reject);
       http!.server.listen(config.listen.port, config.listen.host, () => resolve());
+    }).catch(async (err: unknown) => {
+      await gateway.stop().catch(() => undefined);
+      throw err;
     });
     const bound = http.server.address() as AddressInfo;
     address = { host: bound.address, port: bound.port };
@@ -92,10 +114,10 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   return { gateway, http, address, stop };
 }
 
-/** Resolves once no session has a call in flight, or after `graceMs`. */
+/** Resolves once no session has a call in flight or waiting for the upstreams' first start, or after `graceMs`. */
 async function callsFinished(gateway: Gateway, graceMs: number): Promise<void> {
   const until = Date.now() + graceMs;
-  const busy = () => [...gateway.sessions.all.values()].some((s) => s.inflight.size > 0);
+  const busy = () => gateway.waitingForStart > 0 || [...gateway.sessions.all.values()].some((s) => s.inflight.size > 0);
   while (busy() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 

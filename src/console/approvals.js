@@ -56,7 +56,8 @@ function buildCard(p) {
   q('.session').title = p.session;
   q('.label').append(el('span', { class: labelClass(p.label), text: p.label }));
   q('.reason').textContent = [p.step, p.reason].filter(Boolean).join(': ');
-  q('.args').textContent = JSON.stringify(p.arguments ?? {}, null, 2);
+  // The gateway's text: every argument, whole, the tool's required ones first, invisible characters escaped.
+  q('.args').textContent = p.argumentsText;
   q('.args').setAttribute('aria-label', `Arguments of ${p.tool}`);
 
   const scope = q('.scope');
@@ -85,9 +86,13 @@ async function decide(card, decision) {
   const standing = scope !== 'once';
   const body = { id: card.pending.id, decision, scope };
   if (standing && q('.pin').checked) body.pinArguments = true;
-  if (standing && q('.lasts').value) body.expiresInSeconds = Number(q('.lasts').value);
+  // "until restart": the grant dies with the gateway process; "no time limit" (empty) is a grant for good.
+  const lasts = q('.lasts').value;
+  if (standing && lasts === 'restart') body.untilRestart = true;
+  else if (standing && lasts) body.expiresInSeconds = Number(lasts);
   if (q('.why').value.trim()) body.reason = q('.why').value.trim();
-  if (scope === 'always' && !window.confirm(`Let ${card.pending.agent} call ${card.pending.tool} from now on without asking${body.pinArguments ? ', with exactly these arguments' : ''}?`)) return;
+  const until = body.untilRestart ? 'until the gateway restarts' : body.expiresInSeconds ? `for ${fmtDuration(body.expiresInSeconds)}` : 'from now on, with no time limit';
+  if (scope === 'always' && !window.confirm(`Let ${card.pending.agent} call ${card.pending.tool} ${until} without asking${body.pinArguments ? ', with exactly these arguments' : ''}?`)) return;
   card.busy = true;
   card.node.querySelectorAll('button, select, input').forEach((c) => (c.disabled = true));
   q('.card-message').textContent = decision === 'approve' ? 'Approving…' : 'Denying…';

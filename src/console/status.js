@@ -43,7 +43,8 @@ function renderUpstreams(upstreams, conflicts) {
       const perSession = u.mode === 'per-session';
       const state = perSession ? 'per-session' : u.state;
       const stateClass = perSession ? 'badge neutral' : u.state === 'ready' ? 'badge ok' : u.state === 'connecting' ? 'badge warn' : 'badge bad';
-      const error = u.lastError ? `${u.lastError}${u.retryInMs !== undefined ? ` (retry in ${fmtDuration(u.retryInMs / 1000)})` : ''}` : '';
+      const why = u.lastError ?? u.reason;
+      const error = why ? `${why}${u.retryInMs !== undefined ? ` (retry in ${fmtDuration(u.retryInMs / 1000)})` : ''}` : '';
       return el(
         'tr',
         {},

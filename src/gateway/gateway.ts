@@ -85,6 +85,8 @@ export class Gateway {
   private rebuildTimer?: NodeJS.Timeout;
   private started?: Promise<void>;
   private startedDone = false;
+  /** Requests held by firstStart: not in flight yet, but a shutdown lets them finish like the calls that are. */
+  waitingForStart = 0;
   private signatures = { tools: '', prompts: '', resources: '' };
 
   constructor(parts: GatewayParts) {
@@ -142,8 +144,13 @@ export class Gateway {
   async firstStart(): Promise<void> {
     if (!this.started || !this.starting) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.started.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, FIRST_LIST_WAIT_MS)))]);
-    clearTimeout(timer);
+    this.waitingForStart++;
+    try {
+      await Promise.race([this.started.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, FIRST_LIST_WAIT_MS)))]);
+    } finally {
+      clearTimeout(timer);
+      this.waitingForStart--;
+    }
   }
 
   /** The upstreams' first connection attempt is still running (requests other than negotiation wait for it). */
@@ -313,8 +320,12 @@ export class Gateway {
     if (lifecycle.dropped.active) lifecycle.dropped.publish({ from, method: known ? method : 'unknown', server: upstream?.name });
   }
 
-  /** Per-upstream status for /readyz. */
-  status(): { ready: boolean; upstreams: Params[]; conflicts: string[] } {
+  /**
+   * Per-upstream status for /readyz, which anyone who reaches the port may read: why an upstream is down is one
+   * word (`reason`); the error text, which may carry what the server wrote, is the operator's (operator.ts).
+   * `starting` names the upstreams whose first connection attempt still runs.
+   */
+  status(): { ready: boolean; starting: string[]; upstreams: Params[]; conflicts: string[] } {
     const upstreams = this.upstreams.map((u) => ({
       name: u.name,
       state: u.state,
@@ -324,10 +335,15 @@ export class Gateway {
       resources: u.lists.resources.length,
       prompts: u.lists.prompts.length,
       heldBack: this.catalog.heldOf(u.name),
-      ...(u.lastError ? { lastError: u.lastError } : {}),
+      ...(u.lastFailure ? { reason: u.lastFailure } : {}),
       ...(u.nextRetryAt ? { retryInMs: Math.max(0, u.nextRetryAt - Date.now()) } : {}),
     }));
-    return { ready: this.upstreams.every((u) => u.state === 'ready'), upstreams: [...upstreams, ...this.sessions.status()], conflicts: this.catalog.conflicts };
+    return {
+      ready: this.upstreams.every((u) => u.state === 'ready'),
+      starting: this.upstreams.filter((u) => u.starting).map((u) => u.name),
+      upstreams: [...upstreams, ...this.sessions.status()],
+      conflicts: this.catalog.conflicts,
+    };
   }
 }
 

@@ -287,13 +287,14 @@ function keepAliveFor(ctx: RequestContext, params: Params): ((message: string) =
 }
 
 /** Asks the client's own user to approve, through elicitation — only a legacy session can be asked mid-call. */
-function askClientFor(ctx: RequestContext): ((message: string, args: Params) => Promise<boolean | undefined>) | undefined {
+function askClientFor(ctx: RequestContext): ((message: string) => Promise<boolean | undefined>) | undefined {
   if (ctx.session.stateless || !ctx.session.clientCapabilities.elicitation) return undefined;
-  return async (message, args) => {
+  // The message holds the whole arguments (approvals/review-text.ts): cutting them would hide what is approved.
+  return async (message) => {
     const answer = await ctx.session.request(
       'elicitation/create',
       {
-        message: `${message}\nArguments: ${JSON.stringify(args).slice(0, 2000)}`,
+        message,
         requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve this call' } }, required: ['approve'] },
       },
       ctx.id,

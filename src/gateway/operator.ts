@@ -32,7 +32,14 @@ export class Operator {
     );
     // A Map first: agent names come from token files and configs, and become keys of the answer only here.
     const identities = Object.fromEntries(new Map((await security.labels.identities()).map(([agent, label]) => [agent, formatLabel(label)])));
-    return { ...this.gateway.status(), paused: await security.switches.get('paused'), sessions, identities };
+    const status = this.gateway.status();
+    // The operator also sees each upstream's last error as it was said (redacted where it failed: upstream.ts).
+    const errors = new Map(this.gateway.upstreams.map((u) => [u.name, u.lastError]));
+    const upstreams = status.upstreams.map((u) => {
+      const lastError = errors.get(String(u.name));
+      return lastError ? { ...u, lastError } : u;
+    });
+    return { ...status, upstreams, paused: await security.switches.get('paused'), sessions, identities };
   }
 
   async setPaused(paused: boolean, by: string): Promise<void> {

@@ -22,7 +22,7 @@ export interface ApprovalRequest {
   /** Tells the waiting client it is still waiting (progress), where it asked for progress. */
   keepAlive?: (message: string) => void;
   /** Asks the calling client's own user (elicitation); undefined when it cannot. */
-  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
+  askClient?: (message: string) => Promise<boolean | undefined>;
 }
 
 export type Approver = (request: ApprovalRequest) => Promise<{ granted: boolean; reason?: string }>;

@@ -63,7 +63,7 @@ export interface CheckedRequest {
   /** Keeps a client that waits for an approval informed (progress notifications). */
   keepAlive?: (message: string) => void;
   /** Asks the client's own user to approve (elicitation), when it can. */
-  askClient?: (message: string, args: Params) => Promise<boolean | undefined>;
+  askClient?: (message: string) => Promise<boolean | undefined>;
 }
 
 /** Where a request's data goes, as information flow judges it (unknown: open-world, public). */

@@ -25,6 +25,8 @@ export interface ClientTransportOptions {
 export interface ClientTransport extends Transport {
   /** Why the connection ended, when the transport knows more than "closed" (exit code, last stderr line). */
   readonly closeReason?: string;
+  /** The same in one word, with nothing the server wrote (a stdio server's process exited, or never started). */
+  readonly closeKind?: 'exited' | 'failed to start';
   /** The server's process id while a stdio server runs. */
   readonly pid?: number;
 }

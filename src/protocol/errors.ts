@@ -30,8 +30,10 @@ export class SluiceError extends Error {
   constructor(
     readonly code: LocalCode,
     message: string,
+    /** `cause`: the error underneath, for whoever classifies it (upstream/failure.ts); never sent on the wire. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'SluiceError';
   }
 }

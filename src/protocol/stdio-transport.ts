@@ -33,6 +33,7 @@ export class StdioTransport implements Transport {
   private closed = false;
   private lastStderr = '';
   closeReason?: string;
+  closeKind?: 'exited' | 'failed to start';
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -51,6 +52,7 @@ export class StdioTransport implements Transport {
       this.child = child;
       child.once('error', (err) => {
         this.closeReason = `cannot start ${this.options.command}: ${err.message}`;
+        this.closeKind = 'failed to start';
         if (!this.closed) reject(err);
         this.onerror?.(err);
         this.finish();
@@ -59,6 +61,7 @@ export class StdioTransport implements Transport {
       child.once('exit', (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.closeReason = `server process ${how}${this.lastStderr ? ` (last stderr: ${this.lastStderr.slice(0, 300)})` : ''}`;
+        this.closeKind ??= 'exited';
         this.finish();
       });
       child.stdin.on('error', (err) => this.onerror?.(err));

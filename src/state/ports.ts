@@ -70,6 +70,8 @@ export interface PendingApproval {
   session: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /** The tool's required properties (from its definition): what a reviewer is shown first. */
+  required?: string[];
   label: string;
   step: string;
   reason: string;
@@ -99,6 +101,11 @@ export interface Grant {
   definitionHash: string;
   /** Epoch ms; unset: no expiry. */
   expiresAt?: number;
+  /**
+   * Set: the grant lasts only while the gateway process that made it runs ("until restart"). Each process has
+   * an id of its own, so after a restart such a grant matches no call, wherever it is stored.
+   */
+  process?: string;
 }
 
 /**

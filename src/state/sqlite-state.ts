@@ -50,6 +50,8 @@ export function sqliteState(file: string, sealKey: Buffer): StateStores {
   `);
   // Requests that were waiting when the last process stopped have nobody waiting for them any more.
   db.prepare("UPDATE approvals SET verdict = ? WHERE verdict IS NULL").run(JSON.stringify({ granted: false, outcome: 'expired', by: 'sluice', reason: 'the gateway restarted' } satisfies ApprovalVerdict));
+  // "Until restart" grants belong to a process that is gone: they match no call any more (see Grant.process).
+  db.prepare("DELETE FROM grants WHERE json_extract(body, '$.process') IS NOT NULL").run();
   return {
     labels: new SqliteLabels(db),
     limits: new MemoryRateLimits(),

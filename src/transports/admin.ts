@@ -57,7 +57,7 @@ export class AdminApi {
       },
       'GET /admin/approvals': async ({ send }) => send(200, { pending: await approvals.list() }),
       'POST /admin/approvals/decide': async ({ req, send }) => {
-        const body = (await readJson(req)) as { id?: unknown; decision?: unknown; scope?: unknown; pinArguments?: unknown; expiresInSeconds?: unknown; reason?: unknown };
+        const body = (await readJson(req)) as { id?: unknown; decision?: unknown; scope?: unknown; pinArguments?: unknown; expiresInSeconds?: unknown; untilRestart?: unknown; reason?: unknown };
         if (typeof body.id !== 'string') return send(400, { error: '"id" is required' });
         if (body.decision !== 'approve' && body.decision !== 'deny') return send(400, { error: '"decision" must be "approve" or "deny"' });
         const scope = (body.scope ?? 'once') as Scope;
@@ -68,6 +68,7 @@ export class AdminApi {
             scope,
             pinArguments: body.pinArguments === true,
             expiresInSeconds: typeof body.expiresInSeconds === 'number' ? body.expiresInSeconds : undefined,
+            untilRestart: body.untilRestart === true,
             reason: typeof body.reason === 'string' ? body.reason : undefined,
             by: 'operator',
           });

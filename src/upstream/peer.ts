@@ -87,7 +87,7 @@ export class RpcPeer {
       }
       this.ensureSweeper();
       const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.transport.send(message).catch((err: Error) => this.pending.get(id)?.reject(new SluiceError('UPSTREAM_UNAVAILABLE', err.message)));
+      this.transport.send(message).catch((err: Error) => this.pending.get(id)?.reject(new SluiceError('UPSTREAM_UNAVAILABLE', err.message, { cause: err })));
     });
   }
 

@@ -7,6 +7,8 @@ import { SluiceError } from '../protocol/errors.js';
 import { ErrorCode, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Params } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSIONS } from '../protocol/versions.js';
 import { SLUICE_VERSION } from '../version.js';
+import { redacted } from '../filters/redact.js';
+import { failureKind, type FailureKind } from './failure.js';
 import { GarbageGuard } from './garbage-guard.js';
 import { RpcPeer, type RequestOptions } from './peer.js';
 
@@ -62,8 +64,13 @@ export interface UpstreamOptions {
  */
 export class Upstream extends EventEmitter<UpstreamEvents> {
   state: UpstreamState = 'connecting';
+  /** Why it last failed, as the error said it (with secrets redacted): may carry what the server wrote — operators only. */
   lastError?: string;
+  /** The same as a word (failure.ts): what /readyz and clients are told. */
+  lastFailure?: FailureKind;
   attempts = 0;
+  /** Its first connection attempt is still running (or has not begun): /readyz lists it as starting. */
+  starting = true;
   nextRetryAt?: number;
   /** The delay chosen before the next attempt (for status pages, and to see the backoff grow). */
   retryDelayMs?: number;
@@ -102,7 +109,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   /** Starts connecting; resolves once the first attempt has succeeded or failed (never rejects). */
   start(): Promise<void> {
-    return this.connect();
+    return this.connect().finally(() => (this.starting = false));
   }
 
   async close(): Promise<void> {
@@ -117,7 +124,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   request(method: string, params: Params | undefined, options: Partial<RequestOptions> & { trace?: TraceCarrier } = {}): Promise<Params> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) {
-      return Promise.reject(new SluiceError('UPSTREAM_UNAVAILABLE', `upstream server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}`));
+      return Promise.reject(new SluiceError('UPSTREAM_UNAVAILABLE', `upstream server "${this.name}" is unavailable${this.lastFailure ? ` (${this.lastFailure})` : ''}`));
     }
     const answer = peer.request(method, params, { timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs, signal: options.signal });
     return lifecycle.upstreamRequest.active ? this.observed(method, answer, options.trace) : answer;
@@ -151,8 +158,18 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       transport = this.createTransport();
       // Set before the peer wraps them: the peer fails its pending requests first, then this runs.
       const closing = transport;
-      transport.onclose = () => this.onDisconnect(generation, closing.closeReason ?? 'connection closed');
-      transport.onerror = (err) => log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
+      // An HTTP transport says why in an error just before it closes (refused, 401): the close is told that.
+      let lastTransportError: Error | undefined;
+      transport.onclose = () =>
+        this.onDisconnect(
+          generation,
+          closing.closeReason ?? lastTransportError?.message ?? 'connection closed',
+          closing.closeKind ?? (lastTransportError ? failureKind(lastTransportError) : 'connection lost'),
+        );
+      transport.onerror = (err) => {
+        lastTransportError = err;
+        log.debug({ upstream: this.name, err: err.message }, 'upstream transport error');
+      };
       const peer: RpcPeer = new RpcPeer(
         transport,
         {
@@ -171,7 +188,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
         { timeoutMs: 30_000 },
       );
       const version = String(init.protocolVersion ?? '');
-      if (!(LEGACY_VERSIONS as readonly string[]).includes(version)) throw new Error(`server answered with unsupported protocol version "${version}"`);
+      if (!(LEGACY_VERSIONS as readonly string[]).includes(version)) throw new SluiceError('UPSTREAM_PROTOCOL', `server answered with unsupported protocol version "${version}"`);
       transport.setProtocolVersion?.(version);
       await peer.notify('notifications/initialized');
       if (generation !== this.generation) return void peer.close();
@@ -185,6 +202,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       this.state = 'ready';
       this.attempts = 0;
       this.lastError = undefined;
+      this.lastFailure = undefined;
       this.connectedAt = Date.now();
       log.info({ upstream: this.name, version, tools: this.lists.tools.length, resources: this.lists.resources.length, prompts: this.lists.prompts.length }, 'upstream ready');
       this.emit('change');
@@ -192,19 +210,21 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       if (generation !== this.generation) return;
       this.peer = undefined;
       void transport?.close().catch(() => undefined);
-      this.onDisconnect(generation, (err as Error).message);
+      this.onDisconnect(generation, (err as Error).message, failureKind(err));
     }
   }
 
-  private onDisconnect(generation: number, reason: string): void {
+  private onDisconnect(generation: number, reason: string, kind: FailureKind): void {
     if (generation !== this.generation || this.state === 'closed' || this.state === 'unavailable') return;
     const wasReady = this.state === 'ready';
     this.state = 'unavailable';
-    this.lastError = reason;
+    // Redacted here, once: the text goes to the log and the operator's status views.
+    this.lastError = redacted(reason);
+    this.lastFailure = kind;
     this.peer = undefined;
     this.pid = undefined;
     this.lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-    this.options.logger.warn({ upstream: this.name, reason, attempts: this.attempts }, 'upstream unavailable');
+    this.options.logger.warn({ upstream: this.name, reason: this.lastError, failure: kind, attempts: this.attempts }, 'upstream unavailable');
     if (wasReady) this.emit('change');
     if (this.options.reconnect) this.scheduleRetry();
   }
@@ -226,7 +246,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     const { max, windowMs } = this.guard.limits;
     const why = `server "${this.name}" sent more than ${max} invalid messages within ${windowMs / 1000} s (last: ${reason}); restarting it`;
     log.error({ upstream: this.name }, why);
-    this.onDisconnect(generation, why);
+    this.onDisconnect(generation, why, 'protocol error');
     void peer.close(new SluiceError('UPSTREAM_UNAVAILABLE', why)).catch(() => undefined);
   }
 

@@ -9,17 +9,22 @@ import { loadConfig } from '../../src/config/load.js';
 import { CLI, EVERYTHING, OPEN_ACCESS, ROOT } from '../helpers/servers.js';
 import { runSluice, writeConfig } from '../helpers/sluice-cli.js';
 import { freePort } from '../helpers/spawn.js';
+import { waitFor } from '../helpers/wait.js';
 
-function startGateway(config: string, port: number): Promise<ChildProcess> {
+/** Starts a gateway process and resolves once it is ready: listening, and its upstream up (/readyz 200). */
+async function startGateway(config: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', config, '--listen', `127.0.0.1:${port}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     let seen = '';
     child.stderr!.on('data', (c: Buffer) => {
       seen += c.toString();
-      if (seen.includes('sluice listening')) resolve(child);
+      if (seen.includes('sluice listening')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`gateway exited (${code}): ${seen}`)));
   });
+  // It listens before its upstreams are up: the load below should meet a gateway that can answer.
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 20_000, 'the gateway to be ready');
+  return child;
 }
 
 /** One stateless tools/call carrying a trace id we can look for in the log afterwards. */

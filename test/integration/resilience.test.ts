@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => gw?.stop());
 
-async function readyz(): Promise<{ status: number; body: { ready: boolean; upstreams: { name: string; state: string; lastError?: string }[] } }> {
+async function readyz(): Promise<{ status: number; body: { ready: boolean; upstreams: { name: string; state: string; reason?: string }[] } }> {
   const res = await fetch(gw.url.replace('/mcp', '/readyz'));
   return { status: res.status, body: (await res.json()) as never };
 }
@@ -44,7 +44,7 @@ describe('upstream failures', () => {
     expect(status).toBe(503);
     const broken = body.upstreams.find((u) => u.name === 'broken')!;
     expect(broken.state).not.toBe('ready');
-    expect(broken.lastError).toBeTruthy();
+    expect(broken.reason).toBe('exited');
     expect(body.upstreams.find((u) => u.name === 'everything')?.state).toBe('ready');
     const health = await fetch(gw.url.replace('/mcp', '/healthz'));
     expect(health.status).toBe(200);

@@ -37,6 +37,7 @@ roles:
     tools:
       "files__*": allow
       "everything__echo": approve
+      "everything__get-sum": approve
     paths: { allow: [${JSON.stringify(sandbox + '/**')}] }
     filters: { secret: redact, pii: label, injection: label }
 approvals:
@@ -121,6 +122,30 @@ describe('a restart', () => {
     // Covered by the grant: no new pending approval, the result at once.
     expect(textOf(await again.callTool({ name: 'everything__echo', arguments: { message: 'still granted' } }))).toBe('Echo: still granted');
     expect((await admin('GET', '/admin/approvals')).body.pending).toEqual([]);
+    await again.close();
+  });
+
+  it('ends an "until restart" grant (the console\'s choice) with the process that made it', async () => {
+    const sum = (c: Client, a: number) => c.callTool({ name: 'everything__get-sum', arguments: { a, b: 1 } });
+    const pendingId = async () => {
+      let id = '';
+      await waitFor(async () => ((id = (await admin('GET', '/admin/approvals')).body.pending[0]?.id ?? ''), id !== ''), 5000, 'a pending approval');
+      return id;
+    };
+    const alice = await connect(tokens.alice);
+    const first = sum(alice, 1);
+    expect((await admin('POST', '/admin/approvals/decide', { id: await pendingId(), decision: 'approve', scope: 'always', untilRestart: true })).status).toBe(200);
+    expect(textOf(await first)).toMatch(/2/);
+    // Until the restart, it covers the calls: no question asked.
+    expect(textOf(await sum(alice, 2))).toMatch(/3/);
+    await alice.close();
+
+    await restart();
+    const again = await connect(tokens.alice);
+    const after = sum(again, 3);
+    // A human is asked again; denied, the call is refused.
+    expect((await admin('POST', '/admin/approvals/decide', { id: await pendingId(), decision: 'deny' })).status).toBe(200);
+    expect((await after).isError).toBe(true);
     await again.close();
   });
 
