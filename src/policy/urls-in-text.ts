@@ -21,11 +21,13 @@ export interface TextUrls {
 const SPECIAL = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
 /** A scheme of two letters or more (one letter is a Windows drive), its colon and whatever slashes follow. */
 const HEAD = /([a-z][a-z0-9+.-]+):([\\/]*)/iy;
-// In running text a scheme is capped at 64 characters, so that a long run of letters costs one look and not
-// one per letter (a whole value is read with HEAD: it is looked at once).
-const HEAD_IN_TEXT = /([a-z][a-z0-9+.-]{1,63}):([\\/]*)/iy;
+// Where a removed newline joins runs of letters, a scheme may begin inside a run: there it is capped at 64
+// characters, so that a long run costs one look and not one per letter. Elsewhere a scheme begins only where
+// a run does, and each run is read once.
+const HEAD_IN_RUN = /([a-z][a-z0-9+.-]{1,63}):([\\/]*)/iy;
 /** Where a scheme may begin in running text: no scheme character before it. */
-const SCHEME_START = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,63}:/gi;
+const SCHEME_START = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]+:/gi;
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
 /** A URL in text runs to white space, a quote or an angle bracket… */
 const TAIL = /[^\s<>"'`]*/y;
 /** …less the punctuation that ends the sentence around it. */
@@ -63,41 +65,63 @@ const BUDGET_PER_CHAR = 4;
  * begins there, so a list of URLs, one a line, stays a list.
  */
 function urlsAnywhere(text: string): TextUrls {
-  const found = new Set<string>();
-  let budget = BUDGET_FLOOR + BUDGET_PER_CHAR * text.length;
+  const found = new Found(BUDGET_FLOOR + BUDGET_PER_CHAR * text.length);
+  const complete = readAsWritten(text, found) && (!TAB_OR_NEWLINE.test(text) || readJoined(text, found));
+  return { urls: [...found.urls], complete };
+}
+
+/** The URLs found so far, and what is left of the budget. */
+class Found {
+  readonly urls = new Set<string>();
+  constructor(private budget: number) {}
+
   /** Takes text[start, end) as a URL when it has more than its head; false once the budget is spent. */
-  const take = (from: string, start: number, headEnd: number, end: number): boolean => {
-    budget -= end - start;
-    if (budget < 0) return false;
-    if (end > headEnd) found.add(from.slice(start, end));
+  take(text: string, start: number, headEnd: number, end: number): boolean {
+    this.budget -= end - start;
+    if (this.budget < 0) return false;
+    if (end > headEnd) this.urls.add(text.slice(start, end));
     return true;
-  };
-  const incomplete = (): TextUrls => ({ urls: [...found], complete: false });
-
-  for (const start of schemeStarts(text)) {
-    const h = headAt(text, start);
-    if (h && !take(text, start, h.headEnd, tailEnd(text, h.headEnd, text.length))) return incomplete();
   }
-  if (!TAB_OR_NEWLINE.test(text)) return { urls: [...found], complete: true };
+}
 
+function readAsWritten(text: string, found: Found): boolean {
+  for (const start of schemeStarts(text)) {
+    const h = headAt(text, start, HEAD);
+    if (h && !found.take(text, start, h.headEnd, tailEnd(text, h.headEnd, text.length))) return false;
+  }
+  return true;
+}
+
+function readJoined(text: string, found: Found): boolean {
   const pieces = text.split(/[\t\n\r]+/);
   const joined = pieces.join('');
-  // Where each removed run was, in the joined text, ascending; and those where a URL begins.
+  // Where each removed run was, in the joined text, ascending.
   const joins: number[] = [];
   for (let i = 0, at = 0; i < pieces.length - 1; i++) joins.push((at += pieces[i].length));
-  const urlJoins = joins.filter((j) => beginsUrl(joined, j));
-  const starts = [...schemeStarts(joined), ...joins.filter((j) => j < joined.length)].sort((a, b) => a - b);
+  // A scheme can begin at a join only with its colon close after it; most joins in text have none near, and
+  // passing over them keeps a long text of short lines cheap.
+  let colon = -1;
+  const colonSoon = (j: number) => {
+    if (colon < j) {
+      const at = joined.indexOf(':', j);
+      colon = at === -1 ? Infinity : at;
+    }
+    return colon - j <= 64;
+  };
+  const joinStarts = joins.filter((j) => j < joined.length && colonSoon(j));
+  const urlJoins = joinStarts.filter((j) => beginsUrl(joined, j));
+  const starts = [...schemeStarts(joined), ...joinStarts].sort((a, b) => a - b);
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i];
     if (start === starts[i - 1]) continue;
-    const h = headAt(joined, start);
+    const h = headAt(joined, start, start > 0 && SCHEME_CHAR.test(joined[start - 1]) ? HEAD_IN_RUN : HEAD);
     if (!h) continue;
     const joinAfter = joins[firstAtOrAfter(joins, start + 1)] ?? Infinity;
     if (joinAfter <= h.headEnd && !SPECIAL.has(h.scheme.toLowerCase())) continue;
     const limit = urlJoins[firstAtOrAfter(urlJoins, h.headEnd)] ?? joined.length;
-    if (!take(joined, start, h.headEnd, tailEnd(joined, h.headEnd, limit))) return incomplete();
+    if (!found.take(joined, start, h.headEnd, tailEnd(joined, h.headEnd, limit))) return false;
   }
-  return { urls: [...found], complete: true };
+  return true;
 }
 
 function* schemeStarts(text: string): Generator<number> {
@@ -106,7 +130,7 @@ function* schemeStarts(text: string): Generator<number> {
 }
 
 /** The scheme beginning at `start` and where it ends with its colon and slashes, when a URL may follow: a special scheme, or `//`. */
-function headAt(text: string, start: number, head = HEAD_IN_TEXT): { scheme: string; headEnd: number } | undefined {
+function headAt(text: string, start: number, head: RegExp): { scheme: string; headEnd: number } | undefined {
   head.lastIndex = start;
   const m = head.exec(text);
   if (!m) return undefined;
@@ -132,7 +156,7 @@ const TAIL_ANYWHERE = new RegExp(`^${TAIL.source}`);
 
 /** Whether a URL begins at `at`: a head, then something other than closing punctuation before the white space. */
 function beginsUrl(text: string, at: number): boolean {
-  const h = headAt(text, at);
+  const h = headAt(text, at, HEAD_IN_RUN);
   if (!h) return false;
   let i = h.headEnd;
   while (i < text.length && TRAILING.has(text[i])) i++;
