@@ -11,7 +11,8 @@ const KINDS = new Map<string, UnsealedRecord['kind']>([
 
 /** The audit record for one decision: every field, with arguments and result redacted and capped. */
 export function recordOf(event: DecisionEvent, maxFieldBytes: number): UnsealedRecord {
-  const args = summarise(event.arguments, maxFieldBytes, event.argumentsClean);
+  // Arguments are outgoing: an image's data there may be a secret the client put in (scan.ts, PayloadOptions).
+  const args = summarise(event.arguments, maxFieldBytes, event.argumentsClean, 'scan');
   const result = summarise(event.result, maxFieldBytes, event.resultClean);
   // Keys in sorted order: the canonical body of a record built this way is one JSON.stringify (canonical.ts).
   return {

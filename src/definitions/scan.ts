@@ -176,14 +176,23 @@ export function textsOf(def: ScannedDefinition): [string, string][] {
 
 // ---- Text rules ----
 
-/** Characters that show nothing: tag characters, zero-width ones, bidi controls. */
-const INVISIBLE = String.raw`\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\u202A-\u202E\u2066-\u2069\uFEFF\u180E`;
+/**
+ * Characters that show nothing: every Default_Ignorable_Code_Point (tag characters, zero-width ones, bidi and
+ * format controls, Hangul fillers, variation selectors…), as Unicode defines them, not a hand-made list.
+ */
+const INVISIBLE = String.raw`\p{Default_Ignorable_Code_Point}`;
 /** Private-use characters show what a font makes of them: in a definition, no more honest than invisible ones. */
 const PRIVATE_USE = String.raw`\u{F0000}-\u{FFFFD}\uE000-\uF8FF`;
 const HIDDEN = new RegExp(`[${INVISIBLE}${PRIVATE_USE}]`, 'u');
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
 const INVISIBLE_ALL = new RegExp(`[${INVISIBLE}]`, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]+/gu;
+/**
+ * One emoji or text presentation selector after a character that has both presentations (`⚠️`) is how emoji are
+ * written and carries nothing; after a letter it splits a word, and a run of selectors can carry bytes (one per
+ * selector), so only that lone one is ordinary.
+ */
+const PRESENTATION = new RegExp(String.raw`(?<=\p{Emoji})[\uFE0E\uFE0F](?![${INVISIBLE}])`, 'gu');
 
 /** The text as a model may read it: tag characters decoded to the ASCII they mirror, other invisibles dropped. */
 export function revealHidden(text: string): string {
@@ -365,7 +374,7 @@ function joinProse(texts: [string, string][]): { text: string; whereAt: WhereAt 
 
 /** Invisible characters are the attack whatever they carry; what they hide is scanned like any text. */
 function hiddenText(raw: string, where: string): DefinitionFinding[] {
-  const hidden = raw.match(HIDDEN_ALL);
+  const hidden = raw.replace(PRESENTATION, '').match(HIDDEN_ALL);
   if (!hidden) return [];
   const findings: DefinitionFinding[] = [{ rule: 'hidden-unicode', severity: 'high', where, evidence: `${hidden.length} invisible character(s): ${show(raw)}` }];
   const revealed = revealHidden(raw);

@@ -1,10 +1,16 @@
 /**
  * Puts text in the one form the detectors look at, so that look-alike characters and invisible padding do
- * not carry a secret or an email address past them: NFKC (full-width and compatibility forms become plain
- * ones), invisible characters removed, and common Cyrillic/Greek look-alikes of Latin letters mapped back.
+ * not carry a secret or an email address past them: invisible characters removed, NFKC (full-width and
+ * compatibility forms become plain ones), and common Cyrillic/Greek look-alikes of Latin letters mapped back.
  */
 
-const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+/**
+ * Invisible: every code point Unicode says a renderer shows as nothing (Default_Ignorable_Code_Point: zero-width
+ * characters, bidi and format controls, Hangul fillers, variation selectors, tag characters…), whatever Unicode
+ * version Node ships; a hand-made list always misses some. They go before NFKC, which maps none of the rest to
+ * one of them, so that NFKC also composes what one kept apart (`e` + U+034F + U+0301 is `é`).
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 // Letters that render like Latin ones in most fonts (Unicode "confusables", the common subset).
 const CONFUSABLES: Record<string, string> = {
@@ -19,5 +25,5 @@ export function normalise(text: string): string {
   // Plain ASCII needs none of the work (NFKC leaves it as it is, and none of it is invisible or a look-alike); most
   // tool output is plain ASCII, and its UTF-8 length, which Node counts in native code, is then its length.
   if (Buffer.byteLength(text, 'utf8') === text.length) return text;
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
+  return text.replace(INVISIBLE, '').normalize('NFKC').replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
 }

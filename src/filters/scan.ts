@@ -131,13 +131,23 @@ function binaryKey(o: Record<string, unknown>): string | undefined {
 /** Names under which a value is a secret that only its name gives away (`{"SecretAccessKey": "…"}`). */
 const SECRET_NAME = /secret/i;
 
+export interface PayloadOptions {
+  /**
+   * Base64 under a binary key (image and audio `data`, a resource's `blob`): `skip` (the default) passes it
+   * through, as it should for what comes back from a server; `scan` reads it like any text, as it must for what
+   * goes out — a client may put a secret, itself base64-alphabet text, where an image's data belongs.
+   */
+  binary?: 'skip' | 'scan';
+}
+
 /**
  * Scans every piece of text a result carries — text blocks, embedded resource text, structured content (its keys
  * too), resource contents, prompt messages, URIs, `_meta` — and returns the result with redactions applied. Binary
- * content (images, audio, blobs) is passed through when it is base64: there is no text to scan in it. Anything else
- * is scanned whatever its key: a secret under `data` or `type` in structured content or arguments is still a secret.
+ * content (images, audio, blobs) is passed through when it is base64, unless `options.binary` says to scan it.
+ * Anything else is scanned whatever its key: a secret under `data` or `type` in structured content or arguments is
+ * still a secret.
  */
-export function scanPayload(result: Params, actions: FilterActions): PayloadScan {
+export function scanPayload(result: Params, actions: FilterActions, options: PayloadOptions = {}): PayloadScan {
   const findings: Finding[] = [];
   if (actions.secret === 'off' && actions.pii === 'off' && actions.injection === 'off') return { value: result, findings };
   const scanString = (s: string, name?: string): string => {
@@ -162,7 +172,7 @@ export function scanPayload(result: Params, actions: FilterActions): PayloadScan
     }
     if (value !== null && typeof value === 'object') {
       const o = value as Record<string, unknown>;
-      const skip = binaryKey(o);
+      const skip = options.binary === 'scan' ? undefined : binaryKey(o);
       const entries = Object.entries(o);
       let changed = false;
       for (const entry of entries) {

@@ -3,7 +3,7 @@ import { lstat, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** As many symlinks as the Linux kernel follows for one path (MAXSYMLINKS); more is a loop or an attack. */
 const MAX_SYMLINKS = 40;

@@ -259,7 +259,7 @@ const resourceRule: StepFn = (s) => {
 const informationFlow: StepFn = async (s) => {
   if (!s.egress) return undefined;
   const held = await s.req.security.labels.of(s.req.holder);
-  const { findings } = scanPayload(outgoingOf(s), { secret: 'label', pii: 'label', injection: 'label' });
+  const { findings } = scanPayload(outgoingOf(s), { secret: 'label', pii: 'label', injection: 'label' }, { binary: 'scan' });
   s.argsClean = findings.length === 0;
   const carried = findingsLabel(findings);
   const outgoing = join(held, carried);

@@ -1,22 +1,16 @@
 import type { Params } from '../protocol/jsonrpc.js';
+import { parserInput } from '../urls/parser-input.js';
 import { selectValues, type ArgPath } from './path-args.js';
+import { urlsInText, type FreeText } from './urls-in-text.js';
 
-/**
- * Which strings under keys that are not URL keys count:
- * - `off`: none;
- * - `values` (the default): a whole value that is an absolute URL (`q: "http://169.254.169.254/"`);
- * - `embedded`: also every URL inside longer text (`q: "fetch http://169.254.169.254/ now"`).
- * `embedded` is not the default because content — a file being written, a message being sent — mentions
- * `http://localhost:3000` or `postgres://db/app` without asking anyone to fetch it; turn it on for roles
- * whose tools read instructions out of free text (a browsing agent, a "do this" tool).
- */
-export type FreeText = 'off' | 'values' | 'embedded';
+export type { FreeText } from './urls-in-text.js';
 
-/** A URL found in the arguments: where, the text to check, and why it counts. */
+/** A URL found in the arguments: where, the text to check, and why it counts; or, with `unchecked`, a string that holds more URLs than can be checked. */
 export interface UrlArg {
   at: ArgPath;
   url: string;
   via: 'key' | 'format' | 'selector' | 'text';
+  unchecked?: string;
 }
 
 /** Keys whose value is a URL even without a scheme (compared without case, `_` or `-`), and any key ending in one of the suffixes. */
@@ -26,11 +20,6 @@ const URL_KEY_SUFFIX = /(?:url|urls|uri|uris|endpoint)$/;
 const LINK_KEYS = new Set(['link', 'links', 'src', 'source', 'sources', 'target', 'targets', 'dest', 'destination', 'location', 'website', 'homepage', 'redirect', 'proxy']);
 /** JSON Schema `format` values that mean "this string is a URL". */
 const URL_FORMATS = new Set(['uri', 'url', 'uri-reference', 'iri', 'iri-reference']);
-
-/** Schemes the WHATWG parser reads with any number of slashes or backslashes, even none (`http:evil.example`). */
-const SPECIAL = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
-/** A scheme of two letters or more (one letter is a Windows drive), its colon and whatever slashes follow. */
-const SCHEME_START = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]+):([\\/]*)/;
 
 /**
  * Every URL in the arguments: by key name (`url`, `uri`, `endpoint`, `href`, `*Url`, `*_uri`… at any depth
@@ -57,7 +46,9 @@ export function findUrlArgs(args: Params, inputSchema: Params | undefined, selec
         if (url) add(at, url, by);
       }
       const mode = freeText === 'embedded' ? 'embedded' : by === 'link' || (!strong && freeText === 'values') ? 'values' : 'off';
-      for (const url of urlsInText(value, mode)) add(at, url, by === 'link' ? 'key' : 'text');
+      const inText = urlsInText(value, mode);
+      for (const url of inText.urls) add(at, url, by === 'link' ? 'key' : 'text');
+      if (!inText.complete) found.set(JSON.stringify([at]), { at, url: '', via: 'text', unchecked: 'it holds more URLs inside URLs than can be checked' });
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => {
         const s = child(schema, i);
@@ -86,43 +77,13 @@ function keyKind(key: string): 'key' | 'link' | undefined {
   return LINK_KEYS.has(k) ? 'link' : undefined;
 }
 
-/** The value of a URL key as the URL to check: as it is when it has a scheme, `https:`-prefixed when it has none, nothing when it is relative. */
+/** The value of a URL key as the URL to check: as a parser reads it when it has a scheme, `https:`-prefixed when it has none, nothing when it is relative. */
 function asUrl(value: string): string | undefined {
-  const v = value.trim();
+  const v = parserInput(value);
   if (v === '' || /^[.?#]/.test(v) || /^[/\\](?![/\\])/.test(v)) return undefined;
   // `localhost:3000` is a host and port, not the scheme `localhost:`.
   if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(v)) return v;
   return /^[/\\]{2}/.test(v) ? `https:${v}` : `https://${v}`;
-}
-
-/**
- * Absolute URLs in a string. `values`: the string itself when, trimmed, it starts with one — the whole
- * value if it parses (the WHATWG parser drops tabs and newlines inside, as a tool's would), else the URLs
- * in it; `embedded`: every URL anywhere in it, URLs inside URLs' queries included.
- */
-export function urlsInText(text: string, mode: FreeText): string[] {
-  if (mode === 'off') return [];
-  const trimmed = text.trim();
-  if (mode === 'values') {
-    const first = scan(trimmed, true);
-    if (first.length === 0) return [];
-    return URL.canParse(trimmed) ? [trimmed] : scan(trimmed, false);
-  }
-  return scan(trimmed, false);
-}
-
-function scan(text: string, atStartOnly: boolean): string[] {
-  const out: string[] = [];
-  const re = new RegExp(SCHEME_START.source, 'gi');
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (atStartOnly && m.index !== 0) break;
-    const [, scheme, slashes] = m;
-    const rest = /^[^\s<>"'`]*/.exec(text.slice(re.lastIndex))![0].replace(/[.,;:!?)\]}*]+$/, '');
-    const isUrl = rest !== '' && (slashes.length >= 2 || SPECIAL.has(scheme.toLowerCase()));
-    if (isUrl) out.push(`${text.slice(m.index, re.lastIndex)}${rest}`);
-    if (atStartOnly) break;
-  }
-  return out;
 }
 
 /** The schema for a property or an array element, looked up as own properties only (schemas come from upstreams). */

@@ -38,8 +38,9 @@ function rule(text: string): UrlRule {
 }
 
 /**
- * Checks every URL in the arguments (see findUrlArgs) against a role's URL rules, in this order:
- * 1. a URL that cannot be canonicalised is refused;
+ * Checks every URL in the arguments (see findUrlArgs), as a URL parser reads it (see parserInput), against a
+ * role's URL rules, in this order:
+ * 1. a URL that cannot be canonicalised is refused, and so is a string holding more URLs than can be checked;
  * 2. deny wins: an entry that matches refuses (an address entry also matches the IPv4 address inside an IPv6 one);
  * 3. `file:` URLs are paths: left to the path rules where they see that argument, refused anywhere else
  *    unless an allow entry names `file:`;
@@ -66,8 +67,9 @@ export function checkUrls(args: Params, inputSchema: Params | undefined, selecto
   }
   let pathArgs: Set<string> | undefined;
   const urls = new Set<string>();
-  for (const { at, url } of found) {
+  for (const { at, url, unchecked } of found) {
     const where = at.length === 0 ? 'the arguments' : at.join('.');
+    if (unchecked) return { ok: false, reason: `URL argument ${where} cannot be checked: ${unchecked}` };
     const c = canonicalUrl(url);
     if (!c.ok) return { ok: false, reason: `URL argument ${where} cannot be checked: ${c.reason}` };
     // `only`: the caller checks these schemes alone; a URI of the server's own scheme names something, it fetches nothing.

@@ -1,4 +1,5 @@
 import { embeddedIPv4, formatIPv4, parseIp } from './ip-address.js';
+import { parserInput } from './parser-input.js';
 
 /** A URL as the rules see it: where a request would go, with nothing that could disguise it. */
 export interface CanonicalUrl {
@@ -30,9 +31,11 @@ export const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https
  * http hosts are, since their clients resolve them the same way; trailing dots go (`localhost.`); an
  * IPv4-mapped IPv6 address becomes its IPv4 address; and a URL whose host an RFC 3986 parser (Python's
  * urllib, curl, Go) would read differently — `http://allowed.example\@evil.example/` — is refused, since the
- * tool behind the gateway may use one.
+ * tool behind the gateway may use one. Both read the text as a parser does (see parserInput): without tabs
+ * and newlines, and without control characters and spaces around it.
  */
-export function canonicalUrl(text: string): CanonicalUrlResult {
+export function canonicalUrl(raw: string): CanonicalUrlResult {
+  const text = parserInput(raw);
   let u: URL;
   try {
     u = new URL(text);
@@ -88,7 +91,7 @@ export function canonicalHost(raw: string): string | undefined {
  * client fails rather than going somewhere else.
  */
 function rfc3986Host(text: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:[\\/]*([^/?#]*)/i.exec(text.trim());
+  const m = /^[a-z][a-z0-9+.-]*:[\\/]*([^/?#]*)/i.exec(text);
   if (!m) return undefined;
   let host = m[1].slice(m[1].lastIndexOf('@') + 1);
   host = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:[^:]*$/, '');

@@ -1,5 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +16,23 @@ import { connectWithToken } from '../helpers/clients.js';
  * SSRF through tools that fetch: server-everything's gzip-file-as-resource fetches any URL it is given, and a
  * fetch-like fixture takes a URL anywhere in its arguments. However the URL spells its host, a loopback,
  * private, link-local or cloud-metadata address is refused at the `urls` step unless the role allows it by name.
+ * A tool that really fetches (test/fixtures/fetch-server.mjs) shows what its URL parser reads; a loopback
+ * "admin" server counts what reaches it.
  */
 let gw: TestGateway;
 const tokens: Record<string, string> = {};
 const decisions: DecisionEvent[] = [];
+let admin: Server;
+let adminPort: number;
+const adminHits: string[] = [];
 
 beforeAll(async () => {
+  admin = createServer((req, res) => {
+    adminHits.push(req.url ?? '');
+    res.end('admin page');
+  });
+  await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
+  adminPort = (admin.address() as AddressInfo).port;
   const root = mkdtempSync(path.join(tmpdir(), 'sluice-urls-'));
   gw = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
@@ -27,10 +40,11 @@ dataDir: ${JSON.stringify(path.join(root, 'data'))}
 agents:
   mallory: { role: fetcher }
   ops: { role: local }
+  admin: { role: admin }
 roles:
   fetcher:
     default: deny
-    tools: { "everything__gzip-file-as-resource": allow, "web__fetch": allow }
+    tools: { "everything__gzip-file-as-resource": allow, "web__fetch": allow, "net__*": allow }
     urls:
       deny: ["https://example.com/admin/**"]
   local:
@@ -38,6 +52,11 @@ roles:
     tools: { "web__fetch": allow }
     urls:
       allow: ["localhost:8808", "10.20.0.0/16"]
+  admin:
+    default: deny
+    tools: { "net__*": allow }
+    urls:
+      allow: ["127.0.0.1:${adminPort}"]
 mcpServers:
   everything:
     command: node
@@ -45,13 +64,20 @@ mcpServers:
   web:
     command: node
     args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/egress-server.mjs'))}]
+  net:
+    command: node
+    args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/fetch-server.mjs'))}]
 `);
   const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   tokens.mallory = store.create('mallory').token;
   tokens.ops = store.create('ops').token;
+  tokens.admin = store.create('admin').token;
   gw.gateway.events.on('decision', (e) => decisions.push(e));
 });
-afterAll(async () => gw?.stop());
+afterAll(async () => {
+  await gw?.stop();
+  admin?.close();
+});
 
 const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'urls');
 
@@ -102,5 +128,43 @@ describe('URL rules against SSRF', () => {
     await refusedAtUrls(fetchIt(ops, 'http://localhost:9999/'), 'another port', /loopback host/);
     await refusedAtUrls(fetchIt(ops, 'http://169.254.169.254/'), 'metadata even for ops', /cloud metadata host/);
     await ops.close();
+  });
+});
+
+describe('URLs as the tool\'s parser reads them', () => {
+  // Tabs and newlines anywhere, C0 controls and spaces around: the WHATWG parser (the tool's fetch) drops them.
+  const disguises = (port: number) => [
+    `ht\ttp://127.0.0.1:${port}/admin`,
+    `http\n://127.0.0.1:${port}/admin`,
+    `http:\r\n//127.0.0.1:${port}/admin`,
+    `http://127.0.\t0.1:${port}/admin`,
+    `\u0000\u0001 http://127.0.0.1:${port}/admin \u001f`,
+  ];
+
+  it('fetches each disguise from the loopback host for a role that allows it by name (the control)', async () => {
+    const c = await connect(tokens.admin);
+    adminHits.length = 0;
+    for (const u of disguises(adminPort)) {
+      expect(textOf(await c.callTool({ name: 'net__http_get', arguments: { url: u } })), JSON.stringify(u)).toBe('fetched 200: admin page');
+      expect(textOf(await c.callTool({ name: 'net__open_link', arguments: { link: u } })), JSON.stringify(u)).toBe('fetched 200: admin page');
+    }
+    expect(adminHits).toHaveLength(2 * disguises(adminPort).length);
+    await c.close();
+  });
+
+  it('refuses each disguise at the urls step under a URL key, a link key and a free-text value, and nothing reaches the host', async () => {
+    const c = await connect(tokens.mallory);
+    adminHits.length = 0;
+    const loopback = new RegExp(`URL http://127\\.0\\.0\\.1:${adminPort}/admin at \\w+ points at a loopback host \\(127\\.0\\.0\\.1\\)`);
+    for (const u of disguises(adminPort)) {
+      await refusedAtUrls(c.callTool({ name: 'net__http_get', arguments: { url: u } }), `url: ${JSON.stringify(u)}`, loopback);
+      await refusedAtUrls(c.callTool({ name: 'net__open_link', arguments: { link: u } }), `link: ${JSON.stringify(u)}`, loopback);
+      await refusedAtUrls(fetchIt(c, u), `q: ${JSON.stringify(u)}`, loopback);
+    }
+    expect(adminHits).toEqual([]);
+    // The same tool still fetches what the rules allow: a public URL is not refused at the urls step.
+    const open = await c.callTool({ name: 'net__open_link', arguments: { link: 'https://example.invalid/' } });
+    expect(textOf(open)).toMatch(/^fetch failed/);
+    await c.close();
   });
 });

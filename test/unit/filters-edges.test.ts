@@ -119,3 +119,59 @@ describe('what scanPayload looks at, further', () => {
     expect(kinds('[INﬆ]')).toEqual(['chat-template']); // five characters until the ligature is unfolded
   });
 });
+
+// Issue 22: the normaliser removed a hand-made list of invisible characters, and scanPayload skipped base64-looking
+// values under binary keys in outgoing arguments too.
+describe('invisible characters and outgoing binary content', () => {
+  const key = 'AKIAIOSFODNN7EXAMPLE';
+  /** Every code point with the Unicode property Default_Ignorable_Code_Point: rendered as nothing. */
+  const ignorable: number[] = [];
+  for (let c = 0; c <= 0x10ffff; c++) if ((c < 0xd800 || c > 0xdfff) && /\p{Default_Ignorable_Code_Point}/u.test(String.fromCodePoint(c))) ignorable.push(c);
+
+  it('finds a secret split by any default-ignorable code point, each one of them', () => {
+    expect(ignorable.length).toBeGreaterThan(4000);
+    const missed = ignorable.filter((c) => {
+      const split = [...key].join(String.fromCodePoint(c));
+      return !kinds(`key ${split} here`).includes('aws-access-key-id');
+    });
+    expect(missed.map((c) => `U+${c.toString(16).toUpperCase()}`)).toEqual([]);
+  });
+
+  it('finds secrets and addresses split by the invisibles a hand-made list misses', () => {
+    const cases: [string, string][] = [
+      ['function application and friends', '\u2061\u2062\u2063\u2064'],
+      ['Hangul fillers', '\u115F\u1160\u3164\uFFA0'],
+      ['variation selectors', '\uFE00\uFE0F\u{E0100}'],
+      ['tag characters', '\u{E0001}\u{E0041}\u{E007F}'],
+      ['Mongolian free variation selectors', '\u180B\u180C\u180D\u180F'],
+      ['combining grapheme joiner and Khmer vowels', '\u034F\u17B4\u17B5'],
+      ['Arabic letter mark, shorthand format controls', '\u061C\u{1BCA0}\u{1BCA3}'],
+    ];
+    for (const [what, invisibles] of cases) {
+      const chars = [...invisibles];
+      const pad = (s: string) => [...s].map((ch, i) => ch + chars[i % chars.length]).join('');
+      expect(kinds(`key ${pad(key)}`), what).toEqual(['aws-access-key-id']);
+      expect(kinds(`mail ${pad('alice@example.com')}`), what).toEqual(['email']);
+      expect(redacted(`key ${pad(key)} end`), what).toBe('key [REDACTED:aws-access-key-id] end');
+    }
+  });
+
+  it('keeps plain ASCII text as it is, and NFKC-composes what an invisible character separated', () => {
+    const ascii = 'plain text\twith\u0001controls and AKIA-like words';
+    expect(scanText(ascii, REDACT).text).toBe(ascii);
+    // e + CGJ + combining acute: with the joiner gone, NFKC composes é.
+    expect(redacted(`caf\u0065\u034F\u0301 ${key}`)).toBe('café [REDACTED:aws-access-key-id]');
+  });
+
+  it('scans image, audio and blob data of outgoing arguments when asked to, and results as before', () => {
+    const args = {
+      attachment: { type: 'image', mimeType: 'image/png', data: key },
+      voice: { type: 'audio', mimeType: 'audio/wav', data: `${key}==` },
+      file: { uri: 'file:///a', blob: key },
+    };
+    expect(scanPayload(args, REDACT).findings).toEqual([]);
+    const outgoing = scanPayload(args, REDACT, { binary: 'scan' });
+    expect(outgoing.findings.map((f) => f.kind)).toEqual(['aws-access-key-id', 'aws-access-key-id', 'aws-access-key-id']);
+    expect(JSON.stringify(outgoing.value)).not.toContain(key);
+  });
+});
