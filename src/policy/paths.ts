@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { RoleConfig } from '../config/schema.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import { canonicalPath } from './canonical-path.js';
+import { FsBudget } from './fs-budget.js';
 import { findPathArgs, getAt, setAt } from './path-args.js';
 
 export type PathCheck = { ok: true; arguments: Params; paths: string[] } | { ok: false; reason: string; rule?: string };
@@ -25,9 +26,9 @@ export function pathMatches(globs: readonly string[], p: string): string | undef
 /**
  * Canonicalises every path argument and checks it against the role's path rules (deny wins; with an allow
  * list, a path must match one of it). The canonical paths replace the originals, so the server touches
- * exactly what was checked.
+ * exactly what was checked. Every path of the request shares one budget of file system calls.
  */
-export async function checkPaths(args: Params, inputSchema: Params | undefined, selectors: string[] | undefined, role: RoleConfig, base: string | undefined): Promise<PathCheck> {
+export async function checkPaths(args: Params, inputSchema: Params | undefined, selectors: string[] | undefined, role: RoleConfig, base: string | undefined, budget = new FsBudget()): Promise<PathCheck> {
   const where = findPathArgs(args, inputSchema, selectors);
   if (where.length === 0) return { ok: true, arguments: args, paths: [] };
   const hasRules = role.paths.allow.length > 0 || role.paths.deny.length > 0;
@@ -37,7 +38,7 @@ export async function checkPaths(args: Params, inputSchema: Params | undefined, 
     const raw = getAt(args, at) as string;
     let canonical: string;
     try {
-      canonical = await canonicalPath(raw, base);
+      canonical = await canonicalPath(raw, base, budget);
     } catch (err) {
       if (!hasRules) continue;
       return { ok: false, reason: `path argument ${at.join('.')} cannot be checked: ${(err as Error).message}` };
