@@ -249,7 +249,7 @@ function askClientFor(ctx: RequestContext): ((message: string, args: Params) => 
 }
 
 /** resources/read and prompts/get: the lighter checks; a refusal is a JSON-RPC error (they have no isError). */
-async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, server: ServerConfig | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: () => Promise<Params>): Promise<Params> {
+async function checkedRead(ctx: RequestContext, method: 'resources/read' | 'prompts/get', target: string, server: ServerConfig | undefined, upstreamName: string, held: Held | undefined, notFound: () => RpcError, execute: CheckedRequest['execute']): Promise<Params> {
   const outcome = await runChecked(
     checkedRequest(ctx, method, target, {}, {
       resolve: () => (server ? { server, upstreamName } : heldBack(held, target)),
@@ -279,7 +279,10 @@ async function readResource(ctx: RequestContext, params: Params): Promise<Params
   const uri = requireString(params, 'uri');
   const catalog = catalogOf(ctx);
   const owner = catalog.ownerOfUri(uri);
-  return checkedRead(ctx, 'resources/read', uri, owner && catalog.configOf(owner), uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), () => forward(ctx, owner!, 'resources/read', params));
+  return checkedRead(ctx, 'resources/read', uri, owner && catalog.configOf(owner), uri, owner ? undefined : catalog.heldUri(uri), () => resourceNotFound(ctx, uri), (checked) =>
+    // The URI in the one form the pipeline checked (a file: URI canonicalised), not as the client spelled it.
+    forward(ctx, owner!, 'resources/read', params, { uri: checked.upstreamName }),
+  );
 }
 
 /** The tools this session's role may see. */

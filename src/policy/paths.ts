@@ -1,9 +1,10 @@
 import picomatch from 'picomatch';
 import type { RoleConfig } from '../config/schema.js';
 import type { Params } from '../protocol/jsonrpc.js';
-import { canonicalPath } from './canonical-path.js';
+import { canonicalPath, resolveOnDisk } from './canonical-path.js';
 import { FsBudget } from './fs-budget.js';
 import { findPathArgs, getAt, setAt } from './path-args.js';
+import { printable } from './printable.js';
 
 export type PathCheck = { ok: true; arguments: Params; paths: string[] } | { ok: false; reason: string; rule?: string };
 
@@ -43,13 +44,43 @@ export async function checkPaths(args: Params, inputSchema: Params | undefined, 
       if (!hasRules) continue;
       return { ok: false, reason: `path argument ${at.join('.')} cannot be checked: ${(err as Error).message}` };
     }
-    const denied = pathMatches(role.paths.deny, canonical);
-    if (denied) return { ok: false, reason: `path ${canonical} is denied`, rule: denied };
-    if (role.paths.allow.length > 0 && !pathMatches(role.paths.allow, canonical)) {
-      return { ok: false, reason: `path ${canonical} is outside the allowed paths`, rule: role.paths.allow.join(', ') };
-    }
+    const refused = judge(canonical, role);
+    if (refused) return refused;
     paths.push(canonical);
     if (canonical !== raw) out = setAt(out, at, canonical);
   }
   return { ok: true, arguments: out, paths };
+}
+
+/** The role's verdict on one canonical path: deny wins; with an allow list, the path must match one of it. */
+function judge(canonical: string, role: RoleConfig): Extract<PathCheck, { ok: false }> | undefined {
+  const denied = pathMatches(role.paths.deny, canonical);
+  if (denied) return { ok: false, reason: `path ${canonical} is denied`, rule: denied };
+  if (role.paths.allow.length > 0 && !pathMatches(role.paths.allow, canonical)) {
+    return { ok: false, reason: `path ${canonical} is outside the allowed paths`, rule: role.paths.allow.join(', ') };
+  }
+  return undefined;
+}
+
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The path rules on the file a `file:` resource URI names, taken as the kernel takes it (already decoded
+ * once, not normalised: the upstream opens those bytes) and resolved on disk. Deny rules are also tried on
+ * the name as a normalising reader would see it (NFKC, invisible characters removed), so a look-alike of a
+ * denied name is refused too.
+ */
+export async function checkFilePath(filePath: string, role: RoleConfig, budget: FsBudget): Promise<PathCheck> {
+  let canonical: string;
+  try {
+    canonical = await resolveOnDisk(filePath, budget);
+  } catch (err) {
+    return { ok: false, reason: `path ${printable(filePath)} cannot be checked: ${(err as Error).message}` };
+  }
+  const refused = judge(canonical, role);
+  if (refused) return { ...refused, reason: printable(refused.reason, 4096) };
+  const normalised = canonical.replace(IGNORABLE, '').normalize('NFKC');
+  const denied = normalised !== canonical ? pathMatches(role.paths.deny, normalised) : undefined;
+  if (denied) return { ok: false, reason: `path ${printable(canonical, 4096)} is denied: it reads as ${normalised} once normalised`, rule: denied };
+  return { ok: true, arguments: {}, paths: [canonical] };
 }

@@ -7,7 +7,9 @@ import type { Params } from '../protocol/jsonrpc.js';
 import type { LabelHolder } from '../state/ports.js';
 import type { Refusal, Step } from './decision.js';
 import { findingsLabel } from './findings.js';
-import { checkPaths, pathMatches } from './paths.js';
+import { checkFilePath, checkPaths, pathMatches } from './paths.js';
+import { FsBudget } from './fs-budget.js';
+import { allowedBy, deniedBy, resourceUri, type ResourceUriCheck } from './resource-uri.js';
 import { printable } from './printable.js';
 import { checkUrls } from './url-rules.js';
 import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
@@ -64,6 +66,8 @@ export interface RequestState {
   argsClean?: boolean;
   /** Canonical paths the call touches (after the paths step). */
   paths: string[];
+  /** A resource URI as checked and forwarded (worked out by the first step that needs it). */
+  resource?: ResourceUriCheck;
   result?: Params;
   findings: Finding[];
   labelAfter?: Label;
@@ -166,27 +170,46 @@ const urls: StepFn = (s) => {
 };
 
 /**
- * A `file:` resource is a file like any other: the role's path rules apply to it, canonicalised the way the
- * file will be opened (symlinks, Unicode-equivalent names). The URI itself goes on unchanged.
+ * The URI of a resources/read in the one form that is checked and forwarded: whichever step needs it first
+ * works it out, and the resolved target then names that form, so what the upstream is sent is what was checked.
+ */
+function resourceOf(s: RequestState): ResourceUriCheck {
+  if (!s.resource) {
+    s.resource = resourceUri(s.req.target);
+    if (s.resource.ok) s.resolved = { ...resolvedOf(s), upstreamName: s.resource.uri.forward };
+  }
+  return s.resource;
+}
+
+/**
+ * A `file:` resource is a file like any other: the role's path rules apply to the file its canonical URI
+ * names, resolved on disk the way it will be opened (symlinks, Unicode-equivalent names).
  */
 async function resourcePath(s: RequestState): Promise<Refusal | undefined> {
-  if (!/^file:/i.test(s.req.target)) return undefined;
+  const r = resourceOf(s);
+  if (!r.ok) return deny('paths', r.reason);
   const role = roleOf(s);
-  const { server } = resolvedOf(s);
-  const checked = await checkPaths({ path: s.req.target }, undefined, undefined, role, server.transport === 'stdio' ? server.cwd : undefined);
+  if (r.uri.path === undefined || (role.paths.allow.length === 0 && role.paths.deny.length === 0)) return undefined;
+  const checked = await checkFilePath(r.uri.path, role, new FsBudget());
   if (!checked.ok) return deny('paths', checked.reason, checked.rule);
   s.paths = checked.paths;
   return undefined;
 }
 
-/** The role's resource rules: URI globs, deny first; with an allow list, a URI must match one of it. */
+/**
+ * The role's resource rules: URI globs, deny first — under every spelling of the URI — and with an allow list,
+ * a URI must match one of it.
+ */
 const resourceRule: StepFn = (s) => {
   if (s.req.method !== 'resources/read') return undefined;
-  const { allow, deny: denied } = roleOf(s).resources;
-  const uri = s.req.target;
-  const hit = pathMatches(denied, uri);
-  if (hit) return deny('resource-rule', `role "${roleOf(s).name}" may not read ${printable(uri)}`, hit);
-  if (allow.length > 0 && !pathMatches(allow, uri)) return deny('resource-rule', `${printable(uri)} matches none of the resources role "${roleOf(s).name}" may read`);
+  const r = resourceOf(s);
+  if (!r.ok) return deny('resource-rule', r.reason);
+  const role = roleOf(s);
+  const { allow, deny: denied } = role.resources;
+  const shown = printable(s.req.target);
+  const hit = deniedBy(denied, r.uri);
+  if (hit) return deny('resource-rule', `role "${role.name}" may not read ${shown}`, hit);
+  if (allow.length > 0 && !allowedBy(allow, r.uri)) return deny('resource-rule', `${shown} matches none of the resources role "${role.name}" may read`);
   return undefined;
 };
 
@@ -266,7 +289,9 @@ const label: StepFn = async (s) => {
 function sourceLabel(s: RequestState): Label {
   const { server } = resolvedOf(s);
   if (s.req.method === 'resources/read') {
-    for (const [glob, l] of server.resources) if (pathMatches([glob], s.req.target)) return l;
+    const r = resourceOf(s);
+    const forms = r.ok ? r.uri.allowForms : [s.req.target];
+    for (const [glob, l] of server.resources) if (forms.some((form) => pathMatches([glob], form))) return l;
     return server.label;
   }
   if (s.req.method === 'prompts/get') return server.label;
