@@ -3,10 +3,11 @@ import type { RoleConfig } from '../config/schema.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import { canonicalPath, resolveOnDisk } from './canonical-path.js';
 import { FsBudget } from './fs-budget.js';
-import { findPathArgs, getAt, setAt } from './path-args.js';
+import { findPathArgs, getAt, setAt, type ArgPath } from './path-args.js';
 import { printable } from './printable.js';
 
-export type PathCheck = { ok: true; arguments: Params; paths: string[] } | { ok: false; reason: string; rule?: string };
+/** A check's verdict; when it passes, the arguments with canonical paths, those paths, and where they sit. */
+export type PathCheck = { ok: true; arguments: Params; paths: string[]; where: ArgPath[] } | { ok: false; reason: string; rule?: string };
 
 const compiled = new Map<string, (p: string) => boolean>();
 function matcher(glob: string): (p: string) => boolean {
@@ -31,7 +32,7 @@ export function pathMatches(globs: readonly string[], p: string): string | undef
  */
 export async function checkPaths(args: Params, inputSchema: Params | undefined, selectors: string[] | undefined, role: RoleConfig, base: string | undefined, budget = new FsBudget()): Promise<PathCheck> {
   const where = findPathArgs(args, inputSchema, selectors);
-  if (where.length === 0) return { ok: true, arguments: args, paths: [] };
+  if (where.length === 0) return { ok: true, arguments: args, paths: [], where };
   const hasRules = role.paths.allow.length > 0 || role.paths.deny.length > 0;
   let out = args;
   const paths: string[] = [];
@@ -49,7 +50,7 @@ export async function checkPaths(args: Params, inputSchema: Params | undefined, 
     paths.push(canonical);
     if (canonical !== raw) out = setAt(out, at, canonical);
   }
-  return { ok: true, arguments: out, paths };
+  return { ok: true, arguments: out, paths, where };
 }
 
 /** The role's verdict on one canonical path: deny wins; with an allow list, the path must match one of it. */
@@ -82,5 +83,5 @@ export async function checkFilePath(filePath: string, role: RoleConfig, budget: 
   const normalised = canonical.replace(IGNORABLE, '').normalize('NFKC');
   const denied = normalised !== canonical ? pathMatches(role.paths.deny, normalised) : undefined;
   if (denied) return { ok: false, reason: `path ${printable(canonical, 4096)} is denied: it reads as ${normalised} once normalised`, rule: denied };
-  return { ok: true, arguments: {}, paths: [canonical] };
+  return { ok: true, arguments: {}, paths: [canonical], where: [] };
 }

@@ -4,11 +4,14 @@ import { scanPayload, type Finding } from '../filters/scan.js';
 import { flowsTo, join, type Label } from '../ifc/label.js';
 import type { Principal } from '../identity/principal.js';
 import type { Params } from '../protocol/jsonrpc.js';
+import type { ArgPath } from './path-args.js';
 import type { LabelHolder } from '../state/ports.js';
 import type { Refusal, Step } from './decision.js';
 import { findingsLabel } from './findings.js';
 import { checkFilePath, checkPaths, pathMatches } from './paths.js';
+import { deniedEntries, writeReachesDenied } from './denied-below.js';
 import { FsBudget } from './fs-budget.js';
+import { hideDenied, searchArguments, type Hidden } from './hide-denied.js';
 import { allowedBy, deniedBy, resourceUri, type ResourceUriCheck } from './resource-uri.js';
 import { printable } from './printable.js';
 import { checkUrls } from './url-rules.js';
@@ -68,6 +71,8 @@ export interface RequestState {
   paths: string[];
   /** A resource URI as checked and forwarded (worked out by the first step that needs it). */
   resource?: ResourceUriCheck;
+  /** Folders a read names with denied entries below them, which its result must not show (paths step). */
+  hidden?: Hidden[];
   result?: Params;
   findings: Finding[];
   labelAfter?: Label;
@@ -146,18 +151,50 @@ const operation: StepFn = (s) => {
   return s.operation === 'write' && role.readOnly ? deny('operation', `role "${role.name}" is read-only and ${s.req.target} is a write tool`) : undefined;
 };
 
-/** Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). */
+/**
+ * Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). A
+ * path that is a folder above denied paths is refused to a write (moving, renaming, copying or deleting it
+ * would carry them out of the rule's reach), and a read of it has them hidden from its result (path-filter).
+ */
 const paths: StepFn = async (s) => {
   if (s.req.method === 'prompts/get') return undefined;
   if (s.req.method === 'resources/read') return resourcePath(s);
   const { server, definition } = resolvedOf(s);
+  const role = roleOf(s);
   const base = server.transport === 'stdio' ? server.cwd : undefined;
-  const checked = await checkPaths(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.paths, roleOf(s), base);
+  const budget = new FsBudget();
+  const schema = definition?.inputSchema as Params | undefined;
+  const checked = await checkPaths(s.args, schema, s.toolSec?.paths, role, base, budget);
   if (!checked.ok) return deny('paths', checked.reason, checked.rule);
   s.args = checked.arguments;
   s.paths = checked.paths;
-  return undefined;
+  if (role.paths.deny.length === 0) return undefined;
+  return s.operation === 'write' ? deniedBelowWrite(s, role.paths.deny, budget) : deniedBelowRead(s, role.paths.deny, budget, checked.where, schema);
 };
+
+async function deniedBelowWrite(s: RequestState, denied: string[], budget: FsBudget): Promise<Refusal | undefined> {
+  for (const p of s.paths) {
+    const rule = await writeReachesDenied(p, denied, budget);
+    if (rule) return deny('paths', `${p} is a folder that holds or could hold denied paths: a write to it (a move, rename, copy or delete) would carry them out of the rule's reach`, rule);
+  }
+  return undefined;
+}
+
+async function deniedBelowRead(s: RequestState, denied: string[], budget: FsBudget, where: ArgPath[], schema: Params | undefined): Promise<Refusal | undefined> {
+  const hidden: Hidden[] = [];
+  for (const p of s.paths) {
+    const entries = await deniedEntries(p, denied, budget);
+    if (entries.length > 0) hidden.push({ dir: p, entries });
+  }
+  if (hidden.length === 0) return undefined;
+  const search = searchArguments(s.args, where, schema);
+  if (search.length > 0) {
+    const rule = denied.join(', ');
+    return deny('paths', `a search or listing of ${hidden[0].dir} with further arguments (${search.join(', ')}) could reveal denied names by what it matches; it holds denied paths, so only a plain listing of it is allowed`, rule);
+  }
+  s.hidden = hidden;
+  return undefined;
+}
 
 /**
  * URL rules (SSRF): every URL an argument carries, canonicalised to the host it really reaches; loopback,
@@ -255,6 +292,15 @@ export function describeFinding(f: Finding): string {
   return `${f.category} (${f.kind})`;
 }
 
+/** A read of a folder above denied paths: their names taken out of its result, or the result withheld. */
+const pathFilter: StepFn = (s) => {
+  if (!s.hidden) return undefined;
+  const { result, leaked } = hideDenied(s.result!, s.hidden, roleOf(s).paths.deny);
+  if (leaked) return deny('path-filter', `the result names a denied path below ${s.hidden.map((h) => h.dir).join(', ')} in a form sluice could not take out, so it was withheld`);
+  s.result = result;
+  return undefined;
+};
+
 const contentFilter: StepFn = (s) => {
   const filters = roleOf(s).filters;
   const scanned = scanPayload(s.result!, filters);
@@ -316,6 +362,7 @@ export const STEP_FUNCTIONS = new Map<Step, StepFn>([
   ['urls', urls],
   ['information-flow', informationFlow],
   ['pre-hook', preHook],
+  ['path-filter', pathFilter],
   ['content-filter', contentFilter],
   ['post-hook', postHook],
   ['label', label],
