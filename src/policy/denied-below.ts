@@ -34,6 +34,42 @@ export function isWithin(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
+/** A folder a read names, with the denied entries below it that its result must not show. */
+export interface Hidden {
+  dir: string;
+  entries: string[];
+}
+
+export type FolderCheck = { ok: true; hidden?: Hidden[] } | { ok: false; reason: string; rule: string };
+
+/**
+ * The deny rules on the folders a call names. A write to a folder that holds or could hold denied paths is
+ * refused: moving, renaming, copying or deleting it would carry them out of the rule's reach. A read of one
+ * goes ahead with the denied entries noted, to be taken out of its result — unless it has further arguments
+ * (`searchArguments`, asked only then) that could make the result tell them by what it matched.
+ */
+export async function checkFolders(paths: readonly string[], operation: 'read' | 'write', deny: readonly string[], budget: FsBudget, searchArguments: () => string[]): Promise<FolderCheck> {
+  if (operation === 'write') {
+    for (const p of paths) {
+      const rule = await writeReachesDenied(p, deny, budget);
+      if (rule) return { ok: false, reason: `${p} is a folder that holds or could hold denied paths: a write to it (a move, rename, copy or delete) would carry them out of the rule's reach`, rule };
+    }
+    return { ok: true };
+  }
+  const hidden: Hidden[] = [];
+  for (const p of paths) {
+    const entries = await deniedEntries(p, deny, budget);
+    if (entries.length > 0) hidden.push({ dir: p, entries });
+  }
+  if (hidden.length === 0) return { ok: true };
+  const search = searchArguments();
+  if (search.length > 0) {
+    const reason = `a search or listing of ${hidden[0].dir} with further arguments (${search.join(', ')}) could reveal denied names by what it matches; it holds denied paths, so only a plain listing of it is allowed`;
+    return { ok: false, reason, rule: deny.join(', ') };
+  }
+  return { ok: true, hidden };
+}
+
 /** The first deny rule whose fixed prefix lies strictly below `dir`: `dir` could hold what it denies, disk or not. */
 export function ruleBelow(dir: string, deny: readonly string[]): string | undefined {
   return deny.find((g) => {

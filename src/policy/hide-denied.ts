@@ -1,15 +1,9 @@
 import path from 'node:path';
 import type { Params } from '../protocol/jsonrpc.js';
-import { isWithin } from './denied-below.js';
+import { isWithin, type Hidden } from './denied-below.js';
 import type { ArgPath } from './path-args.js';
 import { isRecord } from './path-names.js';
 import { pathMatches } from './paths.js';
-
-/** A folder a read named, with the denied entries below it that its result must not show. */
-export interface Hidden {
-  dir: string;
-  entries: string[];
-}
 
 /** What separates names in listings: a denied name is found as a whole token between these. */
 const BOUNDARY = /[\s/\\"'`[\](){},:;=|<>]+/;

@@ -4,14 +4,13 @@ import { scanPayload, type Finding } from '../filters/scan.js';
 import { flowsTo, join, type Label } from '../ifc/label.js';
 import type { Principal } from '../identity/principal.js';
 import type { Params } from '../protocol/jsonrpc.js';
-import type { ArgPath } from './path-args.js';
 import type { LabelHolder } from '../state/ports.js';
 import type { Refusal, Step } from './decision.js';
 import { findingsLabel } from './findings.js';
 import { checkFilePath, checkPaths, pathMatches } from './paths.js';
-import { deniedEntries, writeReachesDenied } from './denied-below.js';
+import { checkFolders, type Hidden } from './denied-below.js';
 import { FsBudget } from './fs-budget.js';
-import { hideDenied, searchArguments, type Hidden } from './hide-denied.js';
+import { hideDenied, searchArguments } from './hide-denied.js';
 import { allowedBy, deniedBy, resourceUri, type ResourceUriCheck } from './resource-uri.js';
 import { printable } from './printable.js';
 import { checkUrls } from './url-rules.js';
@@ -169,32 +168,11 @@ const paths: StepFn = async (s) => {
   s.args = checked.arguments;
   s.paths = checked.paths;
   if (role.paths.deny.length === 0) return undefined;
-  return s.operation === 'write' ? deniedBelowWrite(s, role.paths.deny, budget) : deniedBelowRead(s, role.paths.deny, budget, checked.where, schema);
+  const folders = await checkFolders(s.paths, s.operation, role.paths.deny, budget, () => searchArguments(s.args, checked.where, schema));
+  if (!folders.ok) return deny('paths', folders.reason, folders.rule);
+  s.hidden = folders.hidden;
+  return undefined;
 };
-
-async function deniedBelowWrite(s: RequestState, denied: string[], budget: FsBudget): Promise<Refusal | undefined> {
-  for (const p of s.paths) {
-    const rule = await writeReachesDenied(p, denied, budget);
-    if (rule) return deny('paths', `${p} is a folder that holds or could hold denied paths: a write to it (a move, rename, copy or delete) would carry them out of the rule's reach`, rule);
-  }
-  return undefined;
-}
-
-async function deniedBelowRead(s: RequestState, denied: string[], budget: FsBudget, where: ArgPath[], schema: Params | undefined): Promise<Refusal | undefined> {
-  const hidden: Hidden[] = [];
-  for (const p of s.paths) {
-    const entries = await deniedEntries(p, denied, budget);
-    if (entries.length > 0) hidden.push({ dir: p, entries });
-  }
-  if (hidden.length === 0) return undefined;
-  const search = searchArguments(s.args, where, schema);
-  if (search.length > 0) {
-    const rule = denied.join(', ');
-    return deny('paths', `a search or listing of ${hidden[0].dir} with further arguments (${search.join(', ')}) could reveal denied names by what it matches; it holds denied paths, so only a plain listing of it is allowed`, rule);
-  }
-  s.hidden = hidden;
-  return undefined;
-}
 
 /**
  * URL rules (SSRF): every URL an argument carries, canonicalised to the host it really reaches; loopback,
