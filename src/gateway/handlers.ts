@@ -9,7 +9,7 @@ import type { Catalog, Held } from './catalog.js';
 import type { CallRecord, Gateway } from './gateway.js';
 import { argumentsDigest, ParkedCall, type ParkedBinding } from './input-required.js';
 import { QUARANTINE_RULE, readRefusalMessage, refusalResult, runChecked, type CheckedRequest } from '../policy/chokepoint.js';
-import type { ExecuteContext } from '../policy/steps.js';
+import type { ExecuteContext, Resolved } from '../policy/steps.js';
 import type { CheckedMethod } from '../policy/methods.js';
 import { toolSecurity } from '../policy/rules.js';
 import { labelHolder } from './holder.js';
@@ -312,7 +312,8 @@ interface ReadSpec {
   own: readonly string[];
   resolve: CheckedRequest['resolve'];
   notFound(): RpcError;
-  execute(run: ExecuteContext): Promise<Params>;
+  /** Runs it; `resolved` holds the target in the one form the pipeline checked (a `file:` URI canonicalised). */
+  execute(run: ExecuteContext, resolved: Resolved): Promise<Params>;
   binding?: ParkedBinding;
 }
 
@@ -323,7 +324,7 @@ async function checkedRead(ctx: RequestContext, method: Exclude<CheckedMethod, '
       outgoing: outgoingRest(ctx, spec.params, spec.own),
       approvedBefore: approvedBefore(ctx, spec.params, spec.binding),
       resolve: spec.resolve,
-      execute: (_resolved, _checked, run) => spec.execute(run),
+      execute: (resolved, _checked, run) => spec.execute(run, resolved),
       traceId: ctx.trace?.traceId ?? traceIdOf(spec.params),
     }),
   );
@@ -379,7 +380,8 @@ async function readResource(ctx: RequestContext, params: Params): Promise<Params
     binding,
     resolve: () => resolveUri(catalog, uri),
     notFound: () => resourceNotFound(ctx, uri),
-    execute: (run) => forward(ctx, catalog.ownerOfUri(uri)!, 'resources/read', params, undefined, { binding, run }),
+    // The URI in the one form the pipeline checked (a file: URI canonicalised), not as the client spelled it.
+    execute: (run, resolved) => forward(ctx, catalog.ownerOfUri(uri)!, 'resources/read', params, { uri: resolved.upstreamName }, { binding, run }),
   });
 }
 

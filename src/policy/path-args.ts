@@ -1,55 +1,39 @@
 import type { Params } from '../protocol/jsonrpc.js';
-
-/** Argument names that carry a file system path in the tools people actually run. */
-const PATH_KEYS = new Set([
-  'path', 'paths', 'file', 'files', 'filename', 'filenames', 'filepath', 'file_path', 'filePath', 'source', 'sources',
-  'destination', 'dest', 'src', 'target', 'directory', 'directories', 'dir', 'folder', 'root', 'cwd', 'workdir',
-]);
-
-/** JSON Schema `format` values that mean "this string is a path". */
-const PATH_FORMATS = new Set(['path', 'file-path', 'filepath', 'directory', 'uri', 'uri-reference', 'iri']);
+import { isRecord, nameSaysPath, schemaSaysPath, type PathMark } from './path-names.js';
 
 /** Where a path sits in the arguments: a chain of keys and array indexes. */
 export type ArgPath = (string | number)[];
 
 /**
- * Every argument that carries a path: by key name (at any depth, and each element of an array), by the
- * tool's schema `format`, or by selectors from config (`a.b`, `items[].file`). `uri`-formatted strings count
- * only when they are `file:` URLs.
+ * Every argument that carries a path: by its name (at any depth, and each element of an array), by what the
+ * tool's input schema says of it (its `format`, its description or title; nested properties and array items
+ * too), or by selectors from config (`a.b`, `items[].file`). `uri`-formatted strings count only when they are
+ * `file:` URLs.
  */
 export function findPathArgs(args: Params, inputSchema: Params | undefined, selectors: readonly string[] = []): ArgPath[] {
   const found = new Map<string, ArgPath>();
   const add = (p: ArgPath) => found.set(JSON.stringify(p), p);
-  const formats = schemaPathKeys(inputSchema);
 
-  const walk = (value: unknown, at: ArgPath, byName: boolean) => {
+  const walk = (value: unknown, at: ArgPath, schema: unknown, mark: PathMark | undefined) => {
     if (typeof value === 'string') {
-      if (byName) add(at);
+      if (mark === 'path' || (mark === 'file-uri' && /^file:/i.test(value))) add(at);
       return;
     }
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i], byName));
-    else if (value !== null && typeof value === 'object') {
+    if (Array.isArray(value)) {
+      const items = isRecord(schema) ? schema.items : undefined;
+      const each = mark ?? schemaSaysPath('', items);
+      value.forEach((v, i) => walk(v, [...at, i], items, each));
+    } else if (isRecord(value)) {
+      const props = isRecord(schema) && isRecord(schema.properties) ? schema.properties : undefined;
       for (const [k, v] of Object.entries(value)) {
-        const viaFormat = at.length === 0 && formats.has(k) && (formats.get(k) !== 'uri' || (typeof v === 'string' && /^file:/i.test(v)));
-        walk(v, [...at, k], PATH_KEYS.has(k) || viaFormat);
+        const own = props && Object.hasOwn(props, k) ? props[k] : undefined;
+        walk(v, [...at, k], own, nameSaysPath(k) ? 'path' : schemaSaysPath(k, own));
       }
     }
   };
-  walk(args, [], false);
+  walk(args, [], inputSchema, undefined);
   for (const selector of selectors) for (const p of select(args, selector)) add(p);
   return [...found.values()];
-}
-
-/** Top-level properties whose schema declares a path-like format, with that format. */
-function schemaPathKeys(schema: Params | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  const props = schema?.properties as Record<string, { format?: unknown; items?: { format?: unknown } }> | undefined;
-  if (!props || typeof props !== 'object') return out;
-  for (const [k, s] of Object.entries(props)) {
-    const format = typeof s?.format === 'string' ? s.format : typeof s?.items?.format === 'string' ? s.items.format : undefined;
-    if (format && PATH_FORMATS.has(format)) out.set(k, format.startsWith('uri') || format === 'iri' ? 'uri' : 'path');
-  }
-  return out;
 }
 
 /** Resolves a selector such as `options.location` or `items[].file` to the string values it names. */

@@ -16,6 +16,7 @@ export const TOOL_STEPS = [
   'information-flow',
   'pre-hook',
   'execute',
+  'path-filter',
   'content-filter',
   'post-hook',
   'label',

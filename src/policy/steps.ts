@@ -8,7 +8,11 @@ import type { LabelHolder } from '../state/ports.js';
 import type { Refusal, Step } from './decision.js';
 import type { CheckedMethod } from './methods.js';
 import { findingsLabel } from './findings.js';
-import { checkPaths, pathMatches } from './paths.js';
+import { checkFilePath, checkPaths, pathMatches } from './paths.js';
+import { checkFolders, type Hidden } from './denied-below.js';
+import { FsBudget } from './fs-budget.js';
+import { hideDenied, searchArguments } from './hide-denied.js';
+import { allowedBy, deniedBy, resourceUri, type ResourceUriCheck } from './resource-uri.js';
 import { printable } from './printable.js';
 import { checkUrls, NETWORK_SCHEMES } from './url-rules.js';
 import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
@@ -96,6 +100,10 @@ export interface RequestState {
   argsClean?: boolean;
   /** Canonical paths the call touches (after the paths step). */
   paths: string[];
+  /** A resource URI as checked and forwarded (worked out by the first step that needs it). */
+  resource?: ResourceUriCheck;
+  /** Folders a read names with denied entries below them, which its result must not show (paths step). */
+  hidden?: Hidden[];
   result?: Params;
   findings: Finding[];
   labelAfter?: Label;
@@ -199,16 +207,27 @@ const operation: StepFn = (s) => {
   return s.operation === 'write' && role.readOnly ? deny('operation', `role "${role.name}" is read-only and ${s.req.target} is a write tool`) : undefined;
 };
 
-/** Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). */
+/**
+ * Path rules: on a tool's path arguments, and on the file a `file:` resource names (canonicalised alike). A
+ * path that is a folder above denied paths is refused to a write (moving, renaming, copying or deleting it
+ * would carry them out of the rule's reach), and a read of it has them hidden from its result (path-filter).
+ */
 const paths: StepFn = async (s) => {
   if (isResourceMethod(s.req.method)) return resourcePath(s);
   if (s.req.method !== 'tools/call') return undefined;
   const { server, definition } = resolvedOf(s);
+  const role = roleOf(s);
   const base = server.transport === 'stdio' ? server.cwd : undefined;
-  const checked = await checkPaths(s.args, definition?.inputSchema as Params | undefined, s.toolSec?.paths, roleOf(s), base);
+  const budget = new FsBudget();
+  const schema = definition?.inputSchema as Params | undefined;
+  const checked = await checkPaths(s.args, schema, s.toolSec?.paths, role, base, budget);
   if (!checked.ok) return deny('paths', checked.reason, checked.rule);
   s.args = checked.arguments;
   s.paths = checked.paths;
+  if (role.paths.deny.length === 0) return undefined;
+  const folders = await checkFolders(s.paths, s.operation, role.paths.deny, budget, () => searchArguments(s.args, checked.where, schema));
+  if (!folders.ok) return deny('paths', folders.reason, folders.rule);
+  s.hidden = folders.hidden;
   return undefined;
 };
 
@@ -227,27 +246,46 @@ const urls: StepFn = (s) => {
 };
 
 /**
- * A `file:` resource is a file like any other: the role's path rules apply to it, canonicalised the way the
- * file will be opened (symlinks, Unicode-equivalent names). The URI itself goes on unchanged.
+ * The URI of a resources/read in the one form that is checked and forwarded: whichever step needs it first
+ * works it out, and the resolved target then names that form, so what the upstream is sent is what was checked.
+ */
+function resourceOf(s: RequestState): ResourceUriCheck {
+  if (!s.resource) {
+    s.resource = resourceUri(s.req.target);
+    if (s.resource.ok) s.resolved = { ...resolvedOf(s), upstreamName: s.resource.uri.forward };
+  }
+  return s.resource;
+}
+
+/**
+ * A `file:` resource is a file like any other: the role's path rules apply to the file its canonical URI
+ * names, resolved on disk the way it will be opened (symlinks, Unicode-equivalent names).
  */
 async function resourcePath(s: RequestState): Promise<Refusal | undefined> {
-  if (!/^file:/i.test(s.req.target)) return undefined;
+  const r = resourceOf(s);
+  if (!r.ok) return deny('paths', r.reason);
   const role = roleOf(s);
-  const { server } = resolvedOf(s);
-  const checked = await checkPaths({ path: s.req.target }, undefined, undefined, role, server.transport === 'stdio' ? server.cwd : undefined);
+  if (r.uri.path === undefined || (role.paths.allow.length === 0 && role.paths.deny.length === 0)) return undefined;
+  const checked = await checkFilePath(r.uri.path, role, new FsBudget());
   if (!checked.ok) return deny('paths', checked.reason, checked.rule);
   s.paths = checked.paths;
   return undefined;
 }
 
-/** The role's resource rules: URI globs, deny first; with an allow list, a URI must match one of it. */
+/**
+ * The role's resource rules: URI globs, deny first — under every spelling of the URI — and with an allow list,
+ * a URI must match one of it.
+ */
 const resourceRule: StepFn = (s) => {
   if (!isResourceMethod(s.req.method)) return undefined;
-  const { allow, deny: denied } = roleOf(s).resources;
-  const uri = s.req.target;
-  const hit = pathMatches(denied, uri);
-  if (hit) return deny('resource-rule', `role "${roleOf(s).name}" may not read ${printable(uri)}`, hit);
-  if (allow.length > 0 && !pathMatches(allow, uri)) return deny('resource-rule', `${printable(uri)} matches none of the resources role "${roleOf(s).name}" may read`);
+  const r = resourceOf(s);
+  if (!r.ok) return deny('resource-rule', r.reason);
+  const role = roleOf(s);
+  const { allow, deny: denied } = role.resources;
+  const shown = printable(s.req.target);
+  const hit = deniedBy(denied, r.uri);
+  if (hit) return deny('resource-rule', `role "${role.name}" may not read ${shown}`, hit);
+  if (allow.length > 0 && !allowedBy(allow, r.uri)) return deny('resource-rule', `${shown} matches none of the resources role "${role.name}" may read`);
   return undefined;
 };
 
@@ -310,6 +348,15 @@ export function describeFinding(f: Finding): string {
   return `${f.category} (${f.kind})`;
 }
 
+/** A read of a folder above denied paths: their names taken out of its result, or the result withheld. */
+const pathFilter: StepFn = (s) => {
+  if (!s.hidden) return undefined;
+  const { result, leaked } = hideDenied(s.result!, s.hidden, roleOf(s).paths.deny);
+  if (leaked) return deny('path-filter', `the result names a denied path below ${s.hidden.map((h) => h.dir).join(', ')} in a form sluice could not take out, so it was withheld`);
+  s.result = result;
+  return undefined;
+};
+
 const contentFilter: StepFn = (s) => {
   const filters = roleOf(s).filters;
   const scanned = scanPayload(s.result!, filters);
@@ -344,7 +391,9 @@ const label: StepFn = async (s) => {
 function sourceLabel(s: RequestState): Label {
   const { server } = resolvedOf(s);
   if (isResourceMethod(s.req.method)) {
-    for (const [glob, l] of server.resources) if (pathMatches([glob], s.req.target)) return l;
+    const r = resourceOf(s);
+    const forms = r.ok ? r.uri.allowForms : [s.req.target];
+    for (const [glob, l] of server.resources) if (forms.some((form) => pathMatches([glob], form))) return l;
     return server.label;
   }
   if (s.req.method !== 'tools/call') return server.label;
@@ -369,6 +418,7 @@ export const STEP_FUNCTIONS = new Map<Step, StepFn>([
   ['urls', urls],
   ['information-flow', informationFlow],
   ['pre-hook', preHook],
+  ['path-filter', pathFilter],
   ['content-filter', contentFilter],
   ['post-hook', postHook],
   ['label', label],

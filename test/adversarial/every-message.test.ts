@@ -196,9 +196,9 @@ describe('prompts, completions and resource URIs carry data out', () => {
   it('records prompts and completions with their arguments', async () => {
     const c = await connect('frank');
     await c.getPrompt({ name: 'leaky__brief', arguments: { topic: 'weather' } });
-    expect(decisions.findLast((d) => d.method === 'prompts/get')).toMatchObject({ agent: 'frank', outcome: 'allow', arguments: { topic: 'weather' } });
+    expect(decisions.filter((d) => d.method === 'prompts/get').at(-1)).toMatchObject({ agent: 'frank', outcome: 'allow', arguments: { topic: 'weather' } });
     await c.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
-    expect(decisions.findLast((d) => d.method === 'completion/complete')).toMatchObject({ agent: 'frank', outcome: 'allow', upstream: 'everything', arguments: { argument: { name: 'department', value: 'Eng' } } });
+    expect(decisions.filter((d) => d.method === 'completion/complete').at(-1)).toMatchObject({ agent: 'frank', outcome: 'allow', upstream: 'everything', arguments: { argument: { name: 'department', value: 'Eng' } } });
     await c.close();
   });
 

@@ -67,3 +67,15 @@ describe('path rules cannot be walked around', () => {
     expect(textOf(result)).toMatch(/size/i);
   });
 });
+
+describe('a path built to make the check slow', () => {
+  it('refuses a 30,000-level path at once, naming the cap, while another client is served', async () => {
+    const bob = await world.connect(world.tokens.bob);
+    const deep = `${world.sandbox}${'/x'.repeat(30_000)}`;
+    const [attack, ordinary] = await Promise.all([read(deep), bob.callTool({ name: 'files__read_text_file', arguments: { path: `${world.sandbox}/notes.txt` } })]);
+    expect(attack.isError).toBe(true);
+    expect(textOf(attack)).toMatch(/paths step: path argument path cannot be checked: path is 30\d\d\d levels deep; sluice checks paths up to 256 levels/);
+    expect(textOf(ordinary)).toBe('ordinary notes\n');
+    await bob.close();
+  });
+});

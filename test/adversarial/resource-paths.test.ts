@@ -37,6 +37,7 @@ dataDir: ${JSON.stringify(path.join(root, 'data'))}
 agents:
   alice: { role: reader }
   carol: { role: narrow }
+  dave: { role: denylist }
 roles:
   reader:
     default: deny
@@ -48,6 +49,10 @@ roles:
     resources:
       allow: ["file:///**/notes.txt", "memo://**"]
       deny: ["**/private/**"]
+  denylist:
+    default: deny
+    resources:
+      deny: ["**/private/**", "memo://secret/**"]
 mcpServers:
   disk:
     command: node
@@ -56,6 +61,7 @@ mcpServers:
   const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   tokens.alice = store.create('alice').token;
   tokens.carol = store.create('carol').token;
+  tokens.dave = store.create('dave').token;
   gw.gateway.events.on('decision', (e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
@@ -93,6 +99,74 @@ describe('resource rules (URI globs) of a role', () => {
     expect(((await c.readResource({ uri: url(path.join(allowed, 'notes.txt')) })).contents[0] as { text: string }).text).toBe('ordinary notes\n');
     await refused(c, url(path.join(allowed, 'private', 'diary.txt')), 'resource-rule');
     await refused(c, url(path.join(root, 'secret', 'key.txt')), 'resource-rule');
+    await c.close();
+  });
+});
+
+describe('the URI that is checked is the URI that is forwarded', () => {
+  const textOf = (r: { contents: unknown[] }) => (r.contents[0] as { text: string }).text;
+  const uriOf = (r: { contents: unknown[] }) => (r.contents[0] as { uri: string }).uri;
+
+  it('refuses an encoded "?" that hid ../.. from the check (it was checked as allowed/x and read as secret/key.txt)', async () => {
+    const c = await connect(tokens.alice);
+    await refused(c, `file://${allowed}/x%3F/../../secret/key.txt`, 'paths');
+    await refused(c, `file://${allowed}/x%23/../../secret/key.txt`, 'paths');
+    await c.close();
+  });
+
+  it('forwards the canonical URI, dots resolved, and no other spelling', async () => {
+    const c = await connect(tokens.alice);
+    const r = await c.readResource({ uri: `FILE://localhost${allowed}/./private/../notes.txt` });
+    expect(textOf(r)).toBe('ordinary notes\n');
+    expect(uriOf(r)).toBe(url(path.join(allowed, 'notes.txt'))); // the fixture echoes the URI it was sent
+    await c.close();
+  });
+
+  it('refuses a file: URI whose decoded names carry separators, markers or a second layer of encoding', async () => {
+    const c = await connect(tokens.alice);
+    for (const [uri, why] of [
+      [`file://${allowed}/x%3F`, /"\?"/],
+      [`file://${allowed}/x%23y`, /"#"/],
+      [`file://${allowed}/a%5Cb`, /"\\\\"/],
+      [`file://${allowed}/a%00b`, /NUL/],
+      [`file://${allowed}/notes%252etxt`, /still percent-encoded/],
+      [`file://${allowed}/%EF%BC%8E%EF%BC%8E/secret/key.txt`, /NFKC/], // full-width ．．
+      [`file://${allowed}/a%EF%BC%8Fb`, /NFKC/], // full-width ／
+      [`file://${allowed}/.%E2%80%8B./secret/key.txt`, /ignorable/], // . ZWSP . is .. once invisibles go
+      [`file://${allowed}/notes.txt?x=1`, /query or fragment/],
+      [`file://${allowed}/notes.txt#top`, /query or fragment/],
+      [`file://${allowed}/notes.txt?`, /query or fragment/],
+      ['file://elsewhere.example/etc/passwd', /host/],
+    ] as const) {
+      await expect(c.readResource({ uri }), uri).rejects.toThrow(why);
+      expect(decisions.at(-1), uri).toMatchObject({ method: 'resources/read', outcome: 'deny' });
+    }
+    await c.close();
+  });
+
+  it('applies deny rules to a name that reads as denied once invisible characters go', async () => {
+    const c = await connect(tokens.alice);
+    await refused(c, `file://${allowed}/private%E2%80%8B/diary.txt`, 'paths');
+    await c.close();
+  });
+});
+
+describe('resource rules see through encodings', () => {
+  it('refuses a denied segment spelled with percent-encoding or in another case of scheme', async () => {
+    const c = await connect(tokens.dave);
+    expect(((await c.readResource({ uri: url(path.join(allowed, 'notes.txt')) })).contents[0] as { text: string }).text).toBe('ordinary notes\n');
+    await refused(c, `file://${allowed}/%70rivate/diary.txt`, 'resource-rule');
+    await refused(c, `file://${allowed}/priv%61te/diary.txt`, 'resource-rule');
+    await refused(c, `FILE://${allowed}/private/diary.txt`, 'resource-rule');
+    await refused(c, 'memo://secret/%6Eotes', 'resource-rule');
+    await refused(c, 'MEMO://SECRET/notes', 'resource-rule');
+    await c.close();
+  });
+
+  it('refuses dot segments in a URI that is forwarded as sent (servers disagree on what they mean)', async () => {
+    const c = await connect(tokens.dave);
+    await refused(c, 'memo://public/../secret/notes', 'resource-rule');
+    await refused(c, 'memo://public/%2e%2e%2Fsecret/notes', 'resource-rule');
     await c.close();
   });
 });

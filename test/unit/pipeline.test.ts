@@ -3,6 +3,8 @@
  * refuses — and for each, the Outcome handed back and exactly what was recorded. The policy context is built
  * the way bench/chokepoint.ts builds it, with an in-test Recorder that keeps every DecisionEvent.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +28,10 @@ const THROWS = path.join(HOOKS, 'throws.js');
 const REWRITE = path.join(HOOKS, 'rewrite.js');
 /** Does not exist: canonicalisation keeps it as written (its nearest existing ancestor is `/`). */
 const ALLOWED = '/srv/sluice-pipeline-test-allowed';
+/** A real folder with a denied one inside, for the path-filter step (a listing must not name what it holds). */
+const LISTED = mkdtempSync(path.join(tmpdir(), 'sluice-pipeline-listed-'));
+mkdirSync(path.join(LISTED, 'secret'));
+writeFileSync(path.join(LISTED, 'secret', 'plan.txt'), 'the plan\n');
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 
 const CONFIG = `
@@ -36,6 +42,7 @@ agents:
   pertool: { role: pertool }
   blocker: { role: blocker }
   nobody: { role: denyall }
+  hider: { role: hider }
 roles:
   developer:
     default: allow
@@ -50,6 +57,7 @@ roles:
     rateLimit: { perSecond: 0.001, burst: 2, tools: { "x__*": { perSecond: 0.001, burst: 1 } } }
   blocker: { default: allow, filters: { secret: block } }
   denyall: { default: deny, tools: { "*": deny } }
+  hider: { default: allow, paths: { deny: ["${LISTED}/secret/**"] } }
 mcpServers:
   x:
     command: node
@@ -288,6 +296,20 @@ const REFUSALS: RefusalRow[] = [
     step: 'paths',
     reason: 'path /etc/passwd is outside the allowed paths',
     rule: `${ALLOWED}/**`,
+  },
+  {
+    name: 'paths: a write to a folder above a denied one (a move would carry it out of the rule)',
+    call: { agent: 'hider', target: 'x__write', args: { path: LISTED } },
+    step: 'paths',
+    reason: `${LISTED} is a folder that holds or could hold denied paths: a write to it (a move, rename, copy or delete) would carry them out of the rule's reach`,
+    rule: `${LISTED}/secret/**`,
+  },
+  {
+    name: 'path-filter: a listing that names a denied entry where it cannot be taken out',
+    call: { agent: 'hider', target: 'x__read', args: { path: LISTED }, text: 'found it: plan.txt!' },
+    step: 'path-filter',
+    reason: `the result names a denied path below ${LISTED} in a form sluice could not take out, so it was withheld`,
+    executes: true,
   },
   {
     name: 'urls: a cloud-metadata address spelt in decimal',
@@ -843,7 +865,7 @@ const READS: ReadRow[] = [
 describe('runChecked: resources/read and prompts/get run the lighter lists', () => {
   it('READ_STEPS is TOOL_STEPS without the tool-only checks, plus the resource rules; PROMPT_STEPS has no resource or path rules', () => {
     expect(READ_STEPS.filter((s) => !(TOOL_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule']);
-    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'pre-hook', 'post-hook']);
+    expect(TOOL_STEPS.filter((s) => !(READ_STEPS as readonly string[]).includes(s))).toEqual(['tool-rule', 'operation', 'pre-hook', 'path-filter', 'post-hook']);
     expect(READ_STEPS.filter((s) => !(PROMPT_STEPS as readonly string[]).includes(s))).toEqual(['resource-rule', 'paths']);
   });
 
