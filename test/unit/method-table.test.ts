@@ -4,10 +4,13 @@
  * the table does not name fails here, before a client or an upstream can send it through unchecked.
  */
 import * as core from '@modelcontextprotocol/core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../src/gateway/handlers.js';
 import { CLIENT_NOTIFICATIONS, CLIENT_REQUESTS, pipelineOf, UPSTREAM_NOTIFICATIONS, UPSTREAM_REQUESTS, type MessagePolicy } from '../../src/policy/methods.js';
 import { STEP_FUNCTIONS } from '../../src/policy/steps.js';
+import { ROOT } from '../helpers/servers.js';
 
 type Schema = { options?: Schema[]; shape?: { method?: { value?: unknown } } };
 
@@ -81,5 +84,15 @@ describe('the method table', () => {
       expect(UPSTREAM_REQUESTS.get(m)!.steps).toEqual(['authenticate', 'pause', 'content-filter', 'label', 'record']);
       expect(UPSTREAM_REQUESTS.get(m)!.answer).toEqual(['information-flow', 'record']);
     }
+  });
+});
+
+describe('the README', () => {
+  it('says what sluice does with every method the table names (a `tasks/*` row covers the task methods)', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Security: one chokepoint'), readme.indexOf('Each step either lets the request continue'));
+    const named = new Set(Object.values(TABLES).flatMap((t) => [...t.keys()]));
+    const unsaid = [...named].filter((m) => !section.includes(m) && !(m.startsWith('tasks/') && section.includes('tasks/*')) && !(m.endsWith('/list_changed') && section.includes('notifications/*/list_changed')));
+    expect(unsaid).toEqual([]);
   });
 });
