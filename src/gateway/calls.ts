@@ -1,4 +1,4 @@
-import type { Destination } from '../policy/steps.js';
+import type { Destination } from '../policy/checked-request.js';
 import type { Params, RequestId } from '../protocol/jsonrpc.js';
 import type { ClientSession } from './session.js';
 

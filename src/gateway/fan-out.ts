@@ -6,7 +6,7 @@ import type { Refusal } from '../policy/decision.js';
 import { UPSTREAM_NOTIFICATIONS, UPSTREAM_REQUESTS, type MessagePolicy } from '../policy/methods.js';
 import { printable } from '../policy/printable.js';
 import { answerToUpstream, contentFromUpstream, OPEN_DESTINATION, relayRecord, type RelayContext, type RelayOutcome } from '../policy/relay.js';
-import { deny } from '../policy/steps.js';
+import { deny } from '../policy/checked-request.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { CallRecord } from './calls.js';
 import type { ClientChannel, ClientSession } from './session.js';

@@ -1,6 +1,7 @@
 import { ErrorCode, notification, RpcError, type Params } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/modern.js';
-import { subscribe, type RequestContext } from './handlers.js';
+import { subscribe } from './checked-handlers.js';
+import type { RequestContext } from './request-context.js';
 import type { Listener } from './gateway.js';
 
 /** Each URI of a listen stream is a checked and recorded subscription: a bound on how many one request may ask. */

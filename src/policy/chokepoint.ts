@@ -4,9 +4,10 @@ import type { Params } from '../protocol/jsonrpc.js';
 import type { DecisionEvent, Refusal, Step } from './decision.js';
 import { printable } from './printable.js';
 import { pipelineOf } from './methods.js';
-import { deny, describeFinding, destinationOf, STEP_FUNCTIONS, type CheckedRequest, type RequestState } from './steps.js';
+import { deny, type CheckedRequest, type RequestState } from './checked-request.js';
+import { describeFinding, destinationOf, STEP_FUNCTIONS } from './steps.js';
 
-export type { CheckedRequest, Resolved } from './steps.js';
+export type { CheckedRequest, Resolved } from './checked-request.js';
 export { QUARANTINE_RULE } from './steps.js';
 
 /** What came of a checked request: the result to hand out, or the refusal that stopped it. */

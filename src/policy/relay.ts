@@ -9,9 +9,10 @@ import type { MessageStep } from './methods.js';
 import { findingsLabel } from './findings.js';
 import { printable } from './printable.js';
 import type { Security } from './security.js';
-import { deny, describeFinding, type Destination } from './steps.js';
+import { deny, type Destination } from './checked-request.js';
+import { describeFinding } from './steps.js';
 
-export { OPEN_DESTINATION, type Destination } from './steps.js';
+export { OPEN_DESTINATION, type Destination } from './checked-request.js';
 
 /**
  * What sluice relays between an upstream and one client outside a checked request: content the upstream sends
