@@ -54,6 +54,11 @@ export async function dispatch(gateway: Gateway, session: ClientSession, message
   if (!session.initialized && !BEFORE_INIT.has(method)) {
     return errorMessage(request.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: send "initialize" before "${method}"` });
   }
+  // A method answered here that the table says needs an identity: without a role there is nothing to act for.
+  // (Checked methods refuse at their own authenticate step, recorded; lists show such a caller nothing.)
+  if (policy.handling === 'local' && policy.steps.includes('authenticate') && !gateway.security.role(session.principal)) {
+    return errorMessage(request.id, { code: ErrorCode.Forbidden, message: 'sluice refused this request: no identity with a role is attached to this session' });
+  }
 
   const meta = request.params?._meta;
   // MCP says `_meta` is an object: anything else is refused here, before an upstream could drop it silently.

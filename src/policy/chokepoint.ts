@@ -1,6 +1,7 @@
 import type { Label } from '../ifc/label.js';
 import { lifecycle } from '../lifecycle.js';
-import type { Params } from '../protocol/jsonrpc.js';
+import { PeerError, RpcError, type Params } from '../protocol/jsonrpc.js';
+import { contentFromUpstream } from './relay.js';
 import type { DecisionEvent, Refusal, Step } from './decision.js';
 import { printable } from './printable.js';
 import { pipelineOf } from './methods.js';
@@ -38,8 +39,9 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
       try {
         s.result = await req.execute(resolved, s.args, { approved: s.approved === true, destination: destinationOf(s) });
       } catch (err) {
-        await record(s, started, labelBefore, 'error', { step: 'execute', reason: (err as Error).message }).catch(() => undefined);
-        throw err;
+        const shown = err instanceof PeerError ? await upstreamError(s, err) : err;
+        await record(s, started, labelBefore, 'error', { step: 'execute', reason: (shown as Error).message }).catch(() => undefined);
+        throw shown;
       }
       continue;
     }
@@ -61,6 +63,17 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
     if (refusal) return refuse(s, started, labelBefore, refusal);
   }
   return allow(s, started, labelBefore);
+}
+
+/**
+ * An upstream's error answer is content from it as much as a result is: its message and data pass the session's
+ * filters (a block withholds them) and the session's label rises by what it saw.
+ */
+async function upstreamError(s: RequestState, err: PeerError): Promise<RpcError> {
+  const relay = { security: s.req.security, principal: s.req.principal, holder: s.req.holder, transport: s.req.transport, server: s.resolved!.server };
+  const outcome = await contentFromUpstream(relay, err.data === undefined ? { message: err.message } : { message: err.message, data: err.data }, ['content-filter', 'label']);
+  if (!outcome.ok) return new RpcError(err.code, `the server's error message was withheld: ${outcome.refusal.reason}`);
+  return new RpcError(err.code, String(outcome.value.message), outcome.value.data);
 }
 
 /** Tells a tracer what one step found (its verdict) and what was done about it (the action). */

@@ -79,6 +79,17 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * An error answer an upstream sent: its message and data are the upstream's words — content like a result, which
+ * the pipeline filters before a client sees it — not sluice's own.
+ */
+export class PeerError extends RpcError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = 'PeerError';
+  }
+}
+
 export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => 'method' in m && 'id' in m && m.id !== undefined;
 export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => 'method' in m && !('id' in m && m.id !== undefined);
 export const isResponse = (m: JsonRpcMessage): m is JsonRpcResponse => !('method' in m) && ('result' in m || 'error' in m);

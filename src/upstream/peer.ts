@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { SluiceError, toWire } from '../protocol/errors.js';
-import { ErrorCode, notification, resultMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type Params } from '../protocol/jsonrpc.js';
+import { ErrorCode, notification, PeerError, resultMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type Params } from '../protocol/jsonrpc.js';
 import { checkUpstreamMessage, MalformedMessageError, type UpstreamRejection } from '../protocol/upstream-message.js';
 
 export interface RequestOptions {
@@ -143,7 +143,7 @@ export class RpcPeer {
   private settle(response: JsonRpcResponse): void {
     const p = typeof response.id === 'number' ? this.pending.get(response.id) : undefined;
     if (!p) return this.handlers.onUnmatched(); // a late answer to a call that timed out or was cancelled, or no call of ours
-    if ('error' in response) p.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    if ('error' in response) p.reject(new PeerError(response.error.code, response.error.message, response.error.data));
     else p.resolve(response.result);
   }
 

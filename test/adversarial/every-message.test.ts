@@ -152,6 +152,18 @@ describe('what an upstream sends on its own passes the filters', () => {
     await c.close();
   });
 
+  it('redacts a secret in an error answer, as in a result', async () => {
+    const c = await connect('erin');
+    const err = await c.callTool({ name: 'leaky__fail_secret', arguments: {} }).then(
+      () => undefined,
+      (e: Error & { data?: unknown }) => e,
+    );
+    expect(err?.message).toContain('could not log in with [REDACTED:aws-access-key-id]');
+    expect(JSON.stringify(err?.data ?? {})).not.toContain(KEY);
+    expect(err?.message).not.toContain(KEY);
+    await c.close();
+  });
+
   it('drops and counts a notification, and refuses a request, that no MCP revision has', async () => {
     const c = await connect('frank');
     const heard: string[] = [];
