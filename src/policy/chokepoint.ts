@@ -1,5 +1,6 @@
 import type { Label } from '../ifc/label.js';
 import { lifecycle } from '../lifecycle.js';
+import { SluiceError } from '../protocol/errors.js';
 import { PeerError, RpcError, type Params } from '../protocol/jsonrpc.js';
 import { contentFromUpstream } from './relay.js';
 import type { DecisionEvent, Refusal, Step } from './decision.js';
@@ -39,7 +40,7 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
       try {
         s.result = await req.execute(resolved, s.args, { approved: s.approved === true, destination: destinationOf(s) });
       } catch (err) {
-        const shown = err instanceof PeerError ? await upstreamError(s, err) : err;
+        const shown = await shownError(s, err);
         await record(s, started, labelBefore, 'error', { step: 'execute', reason: (shown as Error).message }).catch(() => undefined);
         throw shown;
       }
@@ -66,14 +67,20 @@ export async function runChecked(req: CheckedRequest): Promise<Outcome> {
 }
 
 /**
- * An upstream's error answer is content from it as much as a result is: its message and data pass the session's
- * filters (a block withholds them) and the session's label rises by what it saw.
+ * What a failed execute tells the client is partly the upstream's words — its error answer, or the text of an
+ * HTTP failure — so it passes the session's filters as a result does (a block withholds it); an upstream's own
+ * error answer also raises the session's label by what it saw.
  */
-async function upstreamError(s: RequestState, err: PeerError): Promise<RpcError> {
+async function shownError(s: RequestState, err: unknown): Promise<unknown> {
+  if (!(err instanceof RpcError) && !(err instanceof SluiceError)) return err;
+  const fromPeer = err instanceof PeerError;
+  const data = err instanceof RpcError ? err.data : undefined;
   const relay = { security: s.req.security, principal: s.req.principal, holder: s.req.holder, transport: s.req.transport, server: s.resolved!.server };
-  const outcome = await contentFromUpstream(relay, err.data === undefined ? { message: err.message } : { message: err.message, data: err.data }, ['content-filter', 'label']);
-  if (!outcome.ok) return new RpcError(err.code, `the server's error message was withheld: ${outcome.refusal.reason}`);
-  return new RpcError(err.code, String(outcome.value.message), outcome.value.data);
+  const outcome = await contentFromUpstream(relay, data === undefined ? { message: err.message } : { message: err.message, data }, fromPeer ? ['content-filter', 'label'] : ['content-filter']);
+  const message = outcome.ok ? String(outcome.value.message) : `the server's error message was withheld: ${outcome.refusal.reason}`;
+  const shownData = outcome.ok ? outcome.value.data : undefined;
+  if (message === err.message && shownData === data) return err;
+  return err instanceof SluiceError ? new SluiceError(err.code, message, { cause: err }) : new RpcError(err.code, message, shownData);
 }
 
 /** Tells a tracer what one step found (its verdict) and what was done about it (the action). */

@@ -9,6 +9,8 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,11 +23,37 @@ import { waitFor } from '../helpers/wait.js';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 let gw: TestGateway;
+let broken: Server;
 const tokens: Record<string, string> = {};
+
+/**
+ * A Streamable HTTP upstream (JSON answers, no sessions) that negotiates and lists properly, then fails every
+ * call and read with an HTTP 500 whose body carries a cloud key: the text of a transport failure is the
+ * upstream's words too.
+ */
+function startBrokenHttpUpstream(): Promise<string> {
+  broken = createServer((req, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const m = JSON.parse(body) as { id?: number; method: string };
+      if (m.id === undefined) return void res.writeHead(202).end();
+      const answer = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+      if (m.method === 'initialize') return answer({ protocolVersion: '2025-06-18', capabilities: { tools: {}, resources: {} }, serverInfo: { name: 'broken', version: '1' } });
+      if (m.method === 'tools/list') return answer({ tools: [{ name: 'boom', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } }] });
+      if (m.method === 'resources/list') return answer({ resources: [] });
+      if (m.method === 'resources/templates/list') return answer({ resourceTemplates: [{ uriTemplate: 'boom://{x}', name: 'boom' }] });
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error: could not use ${KEY}`);
+    });
+  });
+  return new Promise((resolve) => broken.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(broken.address() as AddressInfo).port}/mcp`)));
+}
 const decisions: DecisionEvent[] = [];
 
 beforeAll(async () => {
   const root = mkdtempSync(path.join(tmpdir(), 'sluice-every-message-'));
+  const brokenUrl = await startBrokenHttpUpstream();
   gw = await startTestGateway(`listen: 127.0.0.1:0
 logLevel: silent
 dataDir: ${JSON.stringify(path.join(root, 'data'))}
@@ -50,12 +78,18 @@ mcpServers:
   everything:
     command: node
     args: [${JSON.stringify(EVERYTHING)}, stdio]
+  broken:
+    type: http
+    url: ${brokenUrl}
 `);
   const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   for (const agent of ['mallory', 'stateless', 'stateless2', 'carol', 'dave', 'erin', 'frank']) tokens[agent] = store.create(agent).token;
   gw.gateway.events.on('decision', (e) => decisions.push(e));
 });
-afterAll(async () => gw?.stop());
+afterAll(async () => {
+  await gw?.stop();
+  broken?.close();
+});
 
 const connect = (agent: string, capabilities?: Record<string, unknown>): Promise<Client> => connectWithToken(gw.url, tokens[agent], `every-message-${agent}`, capabilities);
 const text = (r: { content?: unknown }) => ((r.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
@@ -160,6 +194,21 @@ describe('what an upstream sends on its own passes the filters', () => {
     );
     expect(err?.message).toContain('could not log in with [REDACTED:aws-access-key-id]');
     expect(JSON.stringify(err?.data ?? {})).not.toContain(KEY);
+    expect(err?.message).not.toContain(KEY);
+    await c.close();
+  });
+
+  it('redacts a secret in the text of an HTTP upstream\'s failure, in a tool result and in a read\'s error', async () => {
+    const c = await connect('erin');
+    const r = await c.callTool({ name: 'broken__boom', arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('[REDACTED:aws-access-key-id]');
+    expect(text(r)).not.toContain(KEY);
+    const err = await c.readResource({ uri: 'boom://x' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toContain('[REDACTED:aws-access-key-id]');
     expect(err?.message).not.toContain(KEY);
     await c.close();
   });
