@@ -27,7 +27,7 @@ interface AgentFlags {
   root: string[];
 }
 
-/** Exit codes, documented in the README: each way of ending a person or a script may want to tell apart. */
+/** Exit codes, documented in docs/agent.md: each way of ending a person or a script may want to tell apart. */
 const EXIT = { failed: 1, cannotStart: 2, stepLimit: 3 } as const;
 
 /** The servers to use: a running gateway, or the `mcpServers` of a config file (./sluice.yaml by default). */

@@ -45,7 +45,7 @@ export interface GatewayParts {
 /** How long a list waits for the upstreams' first connection attempt at startup. */
 const FIRST_LIST_WAIT_MS = 10_000;
 
-/** Capabilities capped to what a shared upstream may ask of "its client": never roots (see README). */
+/** Capabilities capped to what a shared upstream may ask of "its client": never roots (see docs/config.md). */
 const SHARED_CLIENT_CAPABILITIES: Params = { sampling: {}, elicitation: {} };
 
 /**

@@ -20,7 +20,7 @@ export interface MessagePolicy {
   steps: readonly MessageStep[];
   /** For a request from an upstream: what the client's answer passes on its way back to that upstream. */
   answer?: readonly MessageStep[];
-  /** Why, in a sentence (the README's table says the same). */
+  /** Why, in a sentence (docs/security.md's table says the same). */
   note: string;
 }
 
