@@ -71,11 +71,11 @@ describe('the TypeScript examples of the README and docs/', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     expect(blocks.every((b) => b.includes("from 'sluice/agent'"))).toBe(true);
     expect(await typecheck(path.join(PROBE, 'ok'), blocks)).toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it('would fail on an example that used the library wrongly', async () => {
     // The shape the old documentation showed: the gateway's internal server list.
     const wrong = "import { createAgent } from 'sluice/agent';\nawait createAgent({ servers: [{ name: 'x', transport: 'stdio' }], model: { model: 'ollama:x' } });\n";
     expect(await typecheck(path.join(PROBE, 'wrong'), [wrong])).toMatch(/example-1\.ts.*error TS\d+:.*AgentServer/);
-  }, 60_000);
+  }, 180_000);
 });

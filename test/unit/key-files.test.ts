@@ -25,9 +25,10 @@ describe('key files made by several processes at once', () => {
     for (let round = 0; round < 2; round++) {
       const dir = mkdtempSync(path.join(tmpdir(), 'sluice-key-race-'));
       const at = Date.now() + 3000;
-      const results = await Promise.all(Array.from({ length: 6 }, () => run(script(dir), at)));
+      const results = await Promise.all(Array.from({ length: 4 }, () => run(script(dir), at)));
       expect(results.map((r) => r.code), results.map((r) => r.out).join('\n')).toEqual(results.map(() => 0));
       expect(new Set(results.map((r) => r.out)).size).toBe(1);
     }
-  });
+    // Each round starts four processes that load TypeScript: slow on a loaded machine, whatever the code does.
+  }, 180_000);
 });
