@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { splitHostPort } from './host-port.js';
-import { DEFAULT_LISTEN, type RawConfig } from './schema.js';
+import { DEFAULT_LISTEN, type ConfigInput } from './schema.js';
 
 export interface CrossProblem {
   path: (string | number)[];
@@ -12,7 +12,7 @@ export interface CrossProblem {
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
 
 /** Checks that need more than one part of the file: names that must exist, settings that must agree. */
-export function crossCheck(raw: RawConfig): CrossProblem[] {
+export function crossCheck(raw: ConfigInput): CrossProblem[] {
   const problems: CrossProblem[] = [];
   const agents = raw.agents ?? {};
   const roles = raw.roles ?? {};

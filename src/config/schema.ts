@@ -1,281 +1,157 @@
+import path from 'node:path';
 import { z } from 'zod';
-import type { FilterActions } from '../filters/scan.js';
-import type { Label } from '../ifc/label.js';
-import { agentSchema, approvalsSchema, auditSchema, authSchema, definitionsPolicySchema, hookSchema, roleSchema, serverSecurityKeys, upstreamAuthSchema, type Policy } from './security-schema.js';
+import { splitHostPort } from './host-port.js';
+import {
+  agentSchema,
+  approvalsSchema,
+  auditSchema,
+  authSchema,
+  definitionsPolicySchema,
+  hookSchema,
+  ms,
+  roleSchema,
+  type DefinitionsPolicy,
+} from './security-schema.js';
+import { serverSchema } from './server-schema.js';
 
 /**
- * The config file's shape. Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor,
- * VS Code, Claude Code) declare them, so an existing client config loads unchanged; sluice's own keys sit
- * beside them. Every object is strict: an unknown key is an error, never silently ignored.
+ * The config file's shape, and the one place each key is defined: its check, its default, its form in sluice.
+ * Upstreams sit under `mcpServers` exactly as MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)
+ * declare them, so an existing client config loads unchanged; sluice's own keys sit beside them. Every
+ * object is strict: an unknown key is an error, never silently ignored.
  */
 
-const seconds = z.number().positive();
+export const DEFAULT_LISTEN = '127.0.0.1:8808';
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export const serverSchema = z
-  .object({
-    // The client-config shape.
-    type: z.enum(['stdio', 'http', 'sse', 'ws']).optional(),
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    url: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    // Keys several clients already write; honoured rather than rejected.
-    disabled: z.boolean().optional(),
-    timeout: z.number().int().positive().optional(),
-    // sluice's own per-server options.
-    prefix: z.string().regex(/^[A-Za-z0-9_-]*$/, 'may hold only A-Z a-z 0-9 _ -').optional(),
-    mode: z.enum(['shared', 'per-session']).optional(),
-    maxSessions: z.number().int().positive().optional(),
-    idleTimeoutSeconds: seconds.optional(),
-    requestTimeoutSeconds: seconds.optional(),
-    /** Credentials sluice obtains for this upstream (http and sse only). */
-    auth: upstreamAuthSchema.optional(),
-    ...serverSecurityKeys,
-  })
-  .strict()
-  .superRefine((s, ctx) => {
-    if (s.command === undefined && s.url === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'needs either `command` (stdio) or `url` (http, sse, ws)' });
-      return;
-    }
-    if (s.command !== undefined && s.url !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'a server has `command` or `url`, not both' });
-    }
-    if (s.url !== undefined) {
-      for (const key of ['args', 'env', 'cwd'] as const) {
-        if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `\`${key}\` applies only to stdio servers (with \`command\`)` });
-      }
-      if (s.type === 'stdio') ctx.addIssue({ code: 'custom', path: ['type'], message: '`type: stdio` needs `command`, not `url`' });
-      if (!/^(https?|wss?):\/\//.test(s.url)) {
-        ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an http://, https://, ws:// or wss:// URL' });
-      }
-    }
-    if (s.auth !== undefined && (s.url === undefined || /^wss?:/.test(s.url) || s.type === 'ws')) {
-      ctx.addIssue({ code: 'custom', path: ['auth'], message: '`auth` applies only to http and sse servers' });
-    }
-    if (s.auth?.tokenExchange && s.mode !== 'per-session') {
-      ctx.addIssue({ code: 'custom', path: ['auth', 'tokenExchange'], message: 'token exchange gives each caller its own upstream token: it needs `mode: per-session`' });
-    }
-    if (s.command !== undefined) {
-      if (s.headers !== undefined) ctx.addIssue({ code: 'custom', path: ['headers'], message: '`headers` applies only to remote servers (with `url`)' });
-      if (s.type !== undefined && s.type !== 'stdio') ctx.addIssue({ code: 'custom', path: ['type'], message: `\`type: ${s.type}\` needs \`url\`, not \`command\`` });
-    }
-  });
+const seconds = z.number().positive();
+const hostPort = (example: string) => z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, `must be HOST:PORT, e.g. ${example}`);
+const address = (listen: string) => {
+  const [host, port] = splitHostPort(listen);
+  return { host, port };
+};
 
 export const configSchema = z
   .object({
-    listen: z
-      .string()
-      .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:8808 or [::1]:8808')
-      .optional(),
-    logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
-    pageSize: z.number().int().min(1).max(10000).optional(),
+    listen: hostPort('127.0.0.1:8808 or [::1]:8808').default(DEFAULT_LISTEN).transform(address),
+    logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    /** Entries per page of a merged list (tools/list and the others). */
+    pageSize: z.number().int().min(1).max(10000).default(100),
     namespace: z
-      .object({
-        separator: z.string().regex(/^[A-Za-z0-9_-]{1,4}$/, 'must be 1-4 of A-Z a-z 0-9 _ -').optional(),
-      })
+      .object({ separator: z.string().regex(/^[A-Za-z0-9_-]{1,4}$/, 'must be 1-4 of A-Z a-z 0-9 _ -').default('__') })
       .strict()
-      .optional(),
+      .prefault({}),
     http: z
       .object({
-        maxBodyBytes: z.number().int().positive().optional(),
-        allowedHosts: z.array(z.string()).optional(),
-        allowedOrigins: z.array(z.string()).optional(),
-        sessionIdleTimeoutSeconds: seconds.optional(),
+        maxBodyBytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+        allowedHosts: z.array(z.string()).default([]),
+        allowedOrigins: z.array(z.string()).default([]),
+        sessionIdleTimeoutSeconds: seconds.default(1800),
         /** On SIGTERM: how long calls in flight may take to finish before everything is closed anyway. */
-        shutdownGraceSeconds: z.number().min(0).max(3600).optional(),
+        shutdownGraceSeconds: z.number().min(0).max(3600).default(10),
       })
       .strict()
-      .optional(),
-    dataDir: z.string().optional(),
+      .transform(({ sessionIdleTimeoutSeconds, shutdownGraceSeconds, ...http }) => ({
+        ...http,
+        sessionIdleTimeoutMs: ms(sessionIdleTimeoutSeconds),
+        shutdownGraceMs: ms(shutdownGraceSeconds),
+      }))
+      .prefault({}),
+    /** Where sluice keeps its own state (token hashes, the audit log, keys); relative to the config file. */
+    dataDir: z.string().default('.sluice'),
     metrics: z
       .object({
-        /** Prometheus metrics at GET /metrics (default on). */
-        enabled: z.boolean().optional(),
+        /** Prometheus metrics at GET /metrics. */
+        enabled: z.boolean().default(true),
         /** A port of their own (HOST:PORT) instead of the gateway's. */
-        listen: z
-          .string()
-          .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:9464')
-          .optional(),
+        listen: hostPort('127.0.0.1:9464').transform(address).optional(),
         /** loopback: loopback peers need no token, others an operator token; operator: always an operator token. */
-        access: z.enum(['loopback', 'operator']).optional(),
+        access: z.enum(['loopback', 'operator']).default('loopback'),
       })
       .strict()
-      .optional(),
+      .prefault({}),
+    /** Shared state for all replicas (a cluster); unset: the embedded SQLite state in the data dir. */
     state: z
       .object({
-        /** Shared state for all replicas: redis://[user:password@]host:6379/db or rediss:// (TLS). */
+        /** redis://[user:password@]host:6379/db or rediss:// (TLS). */
         url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
         /** Prefix of every key and channel, so several gateways can share one Redis. */
-        keyPrefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'may hold only A-Z a-z 0-9 _ . : - (at most 64)').optional(),
+        keyPrefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'may hold only A-Z a-z 0-9 _ . : - (at most 64)').default('sluice:'),
       })
       .strict()
-      .optional(),
-    auth: authSchema.optional(),
-    agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'agent names may hold only A-Z a-z 0-9 _ . - (at most 64)'), agentSchema).optional(),
-    roles: z.record(z.string().min(1), roleSchema).optional(),
-    hooks: z.array(hookSchema).optional(),
-    audit: auditSchema.optional(),
+      .prefault({}),
+    auth: authSchema.prefault({}),
+    agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'agent names may hold only A-Z a-z 0-9 _ . - (at most 64)'), agentSchema).default({}),
+    roles: z.record(z.string().min(1), roleSchema).default({}),
+    hooks: z.array(hookSchema).default([]),
+    audit: auditSchema.prefault({}),
     /** The default for every server's `definitions` (what new, changed and flagged definitions get). */
-    definitions: definitionsPolicySchema.optional(),
-    approvals: approvalsSchema.optional(),
+    definitions: definitionsPolicySchema.prefault({}),
+    approvals: approvalsSchema.prefault({}),
     mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names may hold only A-Z a-z 0-9 _ - (at most 64)'), serverSchema),
   })
   .strict();
 
-export type RawConfig = z.infer<typeof configSchema>;
-export type RawServer = z.infer<typeof serverSchema>;
+/** A config as written: the file's shape, before defaults. */
+export type ConfigInput = z.input<typeof configSchema>;
+type ParsedConfig = z.output<typeof configSchema>;
 
-/** A server entry with every default filled in: what the rest of sluice works with. */
-export type ServerConfig =
-  | (ServerCommon & { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string })
-  | (ServerCommon & { transport: 'http' | 'sse' | 'ws'; url: string; headers: Record<string, string>; auth?: UpstreamAuth });
-
-export interface UpstreamClient {
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  scope?: string;
-  resource?: string;
+/**
+ * The config as sluice works with it: grouped by who uses it, each server and role with its name, and every
+ * path absolute. Relative paths in a config mean "relative to the config file" (`baseDir`), wherever sluice
+ * was started from. `file` is the file it came from, for messages; undefined for a config built in code.
+ */
+export function gatewayConfig(c: ParsedConfig, baseDir: string, file?: string) {
+  const at = (p: string) => path.resolve(baseDir, p);
+  // A glob that starts with `**` matches anywhere; any other is a path.
+  const glob = (g: string) => (g.startsWith('**') ? g : at(g));
+  const inDataDir = (name: string) => path.join(c.dataDir, name);
+  const servers = Object.entries(c.mcpServers)
+    .filter(([, s]) => !s.disabled)
+    .map(([name, { disabled: _, ...s }]) => {
+      const named = { name, prefix: s.prefix ?? name, definitions: definitionsFor(s.definitions, c.definitions), trustedPaths: s.trustedPaths.map(glob) };
+      return s.transport === 'stdio' ? { ...s, ...named, cwd: at(s.cwd) } : { ...s, ...named };
+    });
+  return {
+    file,
+    listen: c.listen,
+    logLevel: c.logLevel,
+    separator: c.namespace.separator,
+    pageSize: c.pageSize,
+    http: c.http,
+    servers,
+    dataDir: at(c.dataDir),
+    state: c.state,
+    metrics: c.metrics,
+    security: {
+      authRequired: c.auth.required,
+      oauth: c.auth.oauth,
+      anonymousAgent: c.auth.anonymousAgent,
+      stdioAgent: c.auth.stdioAgent,
+      tokensFile: at(c.auth.tokensFile ?? inDataDir('tokens.json')),
+      agents: c.agents,
+      roles: Object.fromEntries(
+        Object.entries(c.roles).map(([name, r]) => [name, { name, ...r, paths: { allow: r.paths.allow.map(glob), deny: r.paths.deny.map(glob) } }]),
+      ),
+      hooks: c.hooks.map((h) => ({ ...h, module: at(h.module) })),
+      audit: { ...c.audit, file: at(c.audit.file ?? inDataDir('audit.db')), signingKeyFile: at(c.audit.signingKeyFile ?? inDataDir('audit-signing-key.pem')) },
+      approvals: c.approvals,
+    },
+  };
 }
 
-export type UpstreamAuth = { clientCredentials: UpstreamClient } | { tokenExchange: UpstreamClient & { audience?: string } };
-
-export interface ToolSecurity {
-  operation?: 'read' | 'write';
-  clearance?: Label['confidentiality'];
-  requireTrusted?: boolean;
-  label?: Label;
-  paths?: string[];
-  /** Extra argument paths that carry URLs. */
-  urls?: string[];
-  /** Can carry data out of the trust boundary; overrides the server setting and the tool's openWorldHint. */
-  openWorld?: boolean;
+/** A server's own definitions policy over the file's: its unset keys fall back. */
+function definitionsFor(own: Partial<DefinitionsPolicy> | undefined, base: DefinitionsPolicy): DefinitionsPolicy {
+  return { new: own?.new ?? base.new, changed: own?.changed ?? base.changed, flagged: own?.flagged ?? base.flagged };
 }
 
-export interface ServerCommon {
-  name: string;
-  /** The label of what this server returns (default untrusted/public). */
-  label: Label;
-  /** Whether this server's tools can carry data out; unset: each tool's own openWorldHint (default true). */
-  openWorld?: boolean;
-  /** Absolute globs of files whose content stays trusted when read through this server. */
-  trustedPaths: string[];
-  /** Per-tool security settings by the tool's own name. */
-  tools: Record<string, ToolSecurity>;
-  /** Resource labels by URI glob, in config order. */
-  resources: [string, Label][];
-  /** What this server's new, changed and flagged definitions get (the top-level `definitions` filled in). */
-  definitions: DefinitionsPolicy;
-  /** Prefix for tool and prompt names; '' means the names pass through unchanged. */
-  prefix: string;
-  mode: 'shared' | 'per-session';
-  maxSessions: number;
-  idleTimeoutMs: number;
-  requestTimeoutMs: number;
-}
-
-export interface DefinitionsPolicy {
-  /** Unset: allow on the very first start, quarantine afterwards (servers added later, new definitions). */
-  new?: 'allow' | 'quarantine';
-  changed: 'allow' | 'quarantine';
-  flagged: 'quarantine' | 'untrusted' | 'allow';
-}
-
-export interface Bucket {
-  perSecond: number;
-  burst: number;
-}
-
-export interface RoleConfig {
-  name: string;
-  default: Policy;
-  /** Tool rules as [glob, policy]; every matching rule counts, the most restrictive wins. */
-  tools: [string, Policy][];
-  readOnly: boolean;
-  /** Sessions of this role are not raised by the agent's other sessions (see isolateSessions in the schema). */
-  isolateSessions: boolean;
-  paths: { allow: string[]; deny: string[] };
-  /** URL rules on arguments that carry URLs (see policy/url-rules.ts). */
-  urls: { allow: string[]; deny: string[]; freeText: 'off' | 'values' | 'embedded' };
-  /** URI globs for resources/read; deny wins, a non-empty allow list must match. */
-  resources: { allow: string[]; deny: string[] };
-  onFlowViolation: Policy;
-  filters: FilterActions;
-  rateLimit?: Bucket & { tools: [string, Bucket][] };
-}
-
-export interface HookConfig {
-  module: string;
-  stage: 'pre' | 'post';
-  tools?: string;
-  timeoutMs: number;
-}
-
-export interface AuditConfig {
-  enabled: boolean;
-  file: string;
-  synchronous: 'normal' | 'full';
-  maxFieldBytes: number;
-  signIntervalMs: number;
-  retentionMs?: number;
-  commitTimeoutMs: number;
-  maxQueue: number;
-  /** Postgres instead of SQLite at `file`. */
-  url?: string;
-  signingKeyFile: string;
-}
-
-export interface ApprovalsConfig {
-  timeoutMs: number;
-  askClient: boolean;
-  keepAliveMs: number;
-}
-
-export interface OAuthConfig {
-  issuer: string;
-  /** Unset: the gateway's own /mcp URL. */
-  audience?: string;
-  /** In config order: the first mapped scope a token carries picks its role. */
-  scopes: [scope: string, role: string][];
-  algorithms: string[];
-  clockSkewSeconds: number;
-  jwksCooldownMs: number;
-  introspection?: { url?: string; clientId: string; clientSecret: string };
-}
-
-export interface SecurityConfig {
-  authRequired: boolean;
-  oauth?: OAuthConfig;
-  anonymousAgent?: string;
-  stdioAgent?: string;
-  tokensFile: string;
-  agents: Record<string, { role: string }>;
-  roles: Record<string, RoleConfig>;
-  hooks: HookConfig[];
-  audit: AuditConfig;
-  approvals: ApprovalsConfig;
-}
-
-export interface GatewayConfig {
-  /** The file it came from, for messages; undefined for a config built in code. */
-  file?: string;
-  listen: { host: string; port: number };
-  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
-  separator: string;
-  /** Entries per page of a merged list (tools/list and the others). */
-  pageSize: number;
-  http: { maxBodyBytes: number; allowedHosts: string[]; allowedOrigins: string[]; sessionIdleTimeoutMs: number; shutdownGraceMs: number };
-  servers: ServerConfig[];
-  /** Where sluice keeps its own state (token hashes, later the audit log). */
-  dataDir: string;
-  /** Shared state in Redis (a cluster); unset: the embedded SQLite state in the data dir. */
-  state: { url?: string; keyPrefix: string };
-  metrics: { enabled: boolean; listen?: { host: string; port: number }; access: 'loopback' | 'operator' };
-  security: SecurityConfig;
-}
-
-export const DEFAULT_LISTEN = '127.0.0.1:8808';
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export type GatewayConfig = ReturnType<typeof gatewayConfig>;
+export type ServerConfig = GatewayConfig['servers'][number];
+export type SecurityConfig = GatewayConfig['security'];
+export type RoleConfig = SecurityConfig['roles'][string];
+export type HookConfig = SecurityConfig['hooks'][number];
+export type AuditConfig = SecurityConfig['audit'];
+export type ApprovalsConfig = SecurityConfig['approvals'];
+export type OAuthConfig = NonNullable<SecurityConfig['oauth']>;
+export type ToolSecurity = ServerConfig['tools'][string];
+export type { Bucket, DefinitionsPolicy, UpstreamClient } from './security-schema.js';

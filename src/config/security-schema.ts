@@ -1,6 +1,17 @@
 import { z } from 'zod';
-import { CONFIDENTIALITY, INTEGRITY } from '../ifc/label.js';
 import { parseUrlRule } from '../urls/url-rule.js';
+
+/*
+ * The security keys of the config file: roles, agents, authentication, hooks, audit, approvals. Each key is
+ * written once, here: its check, its default (`.default`), and the form sluice works with (`.transform`:
+ * seconds become milliseconds, maps of rules become ordered lists). The types follow from the schema.
+ */
+
+/** The config speaks seconds, sluice milliseconds. */
+export const ms = (seconds: number): number => seconds * 1000;
+
+/** A map's entries in config order: for rules where the order is part of the meaning. */
+const entries = <T>(record: Record<string, T>): [string, T][] => Object.entries(record);
 
 /** A URL rule (scheme, URL glob, host pattern or address range), checked when the config loads. */
 const urlRule = z.string().min(1).superRefine((text, ctx) => {
@@ -15,71 +26,60 @@ const urlRule = z.string().min(1).superRefine((text, ctx) => {
 export const policySchema = z.enum(['allow', 'deny', 'approve']);
 export type Policy = z.infer<typeof policySchema>;
 
-export const labelSchema = z
-  .object({
-    integrity: z.enum(INTEGRITY).optional(),
-    confidentiality: z.enum(CONFIDENTIALITY).optional(),
-  })
-  .strict();
-
 const filterAction = z.enum(['redact', 'block', 'label', 'off']);
+const globs = z.array(z.string().min(1)).default([]);
 
-const bucketSchema = z
-  .object({
-    perSecond: z.number().positive(),
-    burst: z.number().int().positive().optional(),
-  })
-  .strict();
+const bucketKeys = {
+  perSecond: z.number().positive(),
+  /** Unset: one second's worth, at least 1. */
+  burst: z.number().int().positive().optional(),
+};
+const withBurst = <B extends { perSecond: number; burst?: number }>(b: B) => ({ ...b, burst: b.burst ?? Math.max(1, Math.ceil(b.perSecond)) });
+const bucketSchema = z.object(bucketKeys).strict().transform(withBurst);
+export type Bucket = z.output<typeof bucketSchema>;
 
 export const roleSchema = z
   .object({
-    /** What a tool no rule matches gets. Unset: approve (a human decides). */
-    default: policySchema.optional(),
-    /** Tool rules: glob on the merged tool name → policy. */
-    tools: z.record(z.string().min(1), policySchema).optional(),
+    /** What a tool no rule matches gets. Unset: approve (a human decides, the safe default when nobody wrote a rule). */
+    default: policySchema.default('approve'),
+    /** Tool rules: glob on the merged tool name → policy; every matching rule counts, the most restrictive wins. */
+    tools: z.record(z.string().min(1), policySchema).default({}).transform(entries),
     /** A read-only role may call read tools only. */
-    readOnly: z.boolean().optional(),
-    paths: z
-      .object({
-        allow: z.array(z.string().min(1)).optional(),
-        deny: z.array(z.string().min(1)).optional(),
-      })
-      .strict()
-      .optional(),
+    readOnly: z.boolean().default(false),
+    /** Relative globs are relative to the config file, like every other path in it. */
+    paths: z.object({ allow: globs, deny: globs }).strict().prefault({}),
     /**
      * Keep this role's sessions apart for information flow: a session is raised only by what it read itself,
      * not by what the agent's other sessions read. For a shared identity used by several people; off by
      * default, because an agent is one actor and its sessions can pass data between them.
      */
-    isolateSessions: z.boolean().optional(),
+    isolateSessions: z.boolean().default(false),
     /**
-     * URL rules on every argument that carries a URL. Loopback, private, link-local and cloud-metadata hosts
-     * are refused unless an allow entry names them, whatever is set here.
+     * URL rules on every argument that carries a URL (see policy/url-rules.ts). Loopback, private, link-local
+     * and cloud-metadata hosts are refused unless an allow entry names them, whatever is set here.
      */
     urls: z
       .object({
-        allow: z.array(urlRule).optional(),
-        deny: z.array(urlRule).optional(),
+        allow: z.array(urlRule).default([]),
+        deny: z.array(urlRule).default([]),
         /** off | values (default: any whole string that is an absolute URL) | embedded (URLs inside text too) */
-        freeText: z.enum(['off', 'values', 'embedded']).optional(),
+        freeText: z.enum(['off', 'values', 'embedded']).default('values'),
       })
       .strict()
-      .optional(),
+      .prefault({}),
     /** URI globs for resources/read (deny wins; with an allow list, a URI must match one). `file:` URIs also get `paths`. */
-    resources: z
-      .object({
-        allow: z.array(z.string().min(1)).optional(),
-        deny: z.array(z.string().min(1)).optional(),
-      })
-      .strict()
-      .optional(),
-    /** What a write that would break information-flow rules gets. Unset: deny. */
-    onFlowViolation: policySchema.optional(),
+    resources: z.object({ allow: globs, deny: globs }).strict().prefault({}),
+    /** What a write that would break information-flow rules gets. */
+    onFlowViolation: policySchema.default('deny'),
     filters: z
-      .object({ secret: filterAction.optional(), pii: filterAction.optional(), injection: filterAction.optional() })
+      .object({ secret: filterAction.default('redact'), pii: filterAction.default('label'), injection: filterAction.default('label') })
       .strict()
+      .prefault({}),
+    rateLimit: z
+      .object({ ...bucketKeys, tools: z.record(z.string().min(1), bucketSchema).default({}).transform(entries) })
+      .strict()
+      .transform(withBurst)
       .optional(),
-    rateLimit: bucketSchema.extend({ tools: z.record(z.string().min(1), bucketSchema).optional() }).strict().optional(),
   })
   .strict();
 
@@ -103,13 +103,15 @@ export const oauthSchema = z
     /** This gateway's canonical resource URI, the `aud` tokens must carry (default: its own /mcp URL). */
     audience: z.string().url().optional(),
     /** Granted scope → sluice role; of several mapped scopes a token carries, the first in this order wins. */
-    scopes: z.record(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope is printable ASCII without spaces, quotes or backslashes'), z.string().min(1)),
+    scopes: z
+      .record(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope is printable ASCII without spaces, quotes or backslashes'), z.string().min(1))
+      .transform(entries),
     /** Signature algorithms accepted (asymmetric only: never none, never HS*). */
-    algorithms: z.array(z.enum(OAUTH_ALGORITHMS)).min(1).optional(),
+    algorithms: z.array(z.enum(OAUTH_ALGORITHMS)).min(1).default(() => [...OAUTH_ALGORITHMS]),
     /** Tolerance for exp/nbf/iat, for clocks that drift. */
-    clockSkewSeconds: z.number().min(0).max(300).optional(),
+    clockSkewSeconds: z.number().min(0).max(300).default(30),
     /** Fewest seconds between two JWKS fetches: tokens with unknown key ids cannot make sluice hammer the IdP. */
-    jwksCooldownSeconds: z.number().min(0).max(3600).optional(),
+    jwksCooldownSeconds: z.number().min(0).max(3600).default(30),
     /** Opaque (non-JWT) access tokens are checked by token introspection (RFC 7662) with these client credentials. */
     introspection: z
       .object({
@@ -121,10 +123,11 @@ export const oauthSchema = z
       .strict()
       .optional(),
   })
-  .strict();
+  .strict()
+  .transform(({ jwksCooldownSeconds, ...oauth }) => ({ ...oauth, jwksCooldownMs: ms(jwksCooldownSeconds) }));
 
 /** A client of the authorization server that sluice itself is, for one upstream. */
-const upstreamClient = {
+const upstreamClientKeys = {
   /** The authorization server's token endpoint. */
   tokenUrl: secureUrl,
   clientId: z.string().min(1),
@@ -133,28 +136,31 @@ const upstreamClient = {
   /** The upstream's resource URI (RFC 8707): the `aud` of the token sluice gets for it. */
   resource: z.string().url().optional(),
 };
+const upstreamClient = z.object(upstreamClientKeys).strict();
+const tokenExchangeClient = z.object({ ...upstreamClientKeys, audience: z.string().min(1).optional() }).strict();
+export type UpstreamClient = z.output<typeof upstreamClient>;
+type UpstreamAuth = { clientCredentials: UpstreamClient } | { tokenExchange: z.output<typeof tokenExchangeClient> };
 
 /**
  * How sluice authenticates to an upstream beyond static headers: its own token (client credentials), or —
  * per caller — the caller's token exchanged for one issued to this upstream (RFC 8693). Never the caller's own.
  */
 export const upstreamAuthSchema = z
-  .object({
-    clientCredentials: z.object(upstreamClient).strict().optional(),
-    tokenExchange: z.object({ ...upstreamClient, audience: z.string().min(1).optional() }).strict().optional(),
-  })
+  .object({ clientCredentials: upstreamClient.optional(), tokenExchange: tokenExchangeClient.optional() })
   .strict()
-  .refine((a) => (a.clientCredentials === undefined) !== (a.tokenExchange === undefined), 'give exactly one of clientCredentials or tokenExchange');
+  .refine((a) => (a.clientCredentials === undefined) !== (a.tokenExchange === undefined), 'give exactly one of clientCredentials or tokenExchange')
+  // The check above leaves exactly one.
+  .transform((a): UpstreamAuth => (a.clientCredentials ? { clientCredentials: a.clientCredentials } : { tokenExchange: a.tokenExchange! }));
 
 export const authSchema = z
   .object({
     /** Off only when switched off explicitly, and then only on a loopback address. */
-    required: z.boolean().optional(),
+    required: z.boolean().default(true),
     /** Who an unauthenticated client is when `required: false`. */
     anonymousAgent: z.string().optional(),
     /** Who a stdio client is (the process that started us). */
     stdioAgent: z.string().optional(),
-    /** Where token hashes live; relative to the config file. */
+    /** Where token hashes live; relative to the config file. Default: <dataDir>/tokens.json. */
     tokensFile: z.string().optional(),
     /** OAuth 2.1 resource server: access tokens from this issuer, beside sluice's own tokens. */
     oauth: oauthSchema.optional(),
@@ -163,33 +169,12 @@ export const authSchema = z
 
 export const hookSchema = z
   .object({
+    /** Relative to the config file. */
     module: z.string().min(1),
     stage: z.enum(['pre', 'post']),
     /** Glob on merged tool names; unset: every tool. */
     tools: z.string().min(1).optional(),
-    timeoutMs: z.number().int().positive().max(60_000).optional(),
-  })
-  .strict();
-
-/** Per-tool security settings on a server entry, keyed by the tool's own (unprefixed) name. */
-export const toolSecuritySchema = z
-  .object({
-    operation: z.enum(['read', 'write']).optional(),
-    /** The highest confidentiality this tool may receive (write tools). Unset: public. */
-    clearance: z.enum(CONFIDENTIALITY).optional(),
-    /** Refuse (per the role's onFlowViolation) a call from a session that has read untrusted data. */
-    requireTrusted: z.boolean().optional(),
-    /** The label of what this tool returns; overrides the server's. */
-    label: labelSchema.optional(),
-    /** Extra argument paths that carry file paths, e.g. `options.location`, `items[].file`. */
-    paths: z.array(z.string().min(1)).optional(),
-    /** Extra argument paths that carry URLs, for the role's URL rules. */
-    urls: z.array(z.string().min(1)).optional(),
-    /**
-     * Whether the tool can carry data out of the trust boundary (a fetch, a search, a message). Overrides the
-     * server's setting and the tool's `openWorldHint` annotation (which MCP defaults to true).
-     */
-    openWorld: z.boolean().optional(),
+    timeoutMs: z.number().int().positive().max(60_000).default(2000),
   })
   .strict();
 
@@ -197,44 +182,30 @@ export const toolSecuritySchema = z
  * What a definition gets (issue 16): `new` — first seen (unset: allowed on the very first start, quarantined
  * for servers added later and for new definitions afterwards); `changed` — differs from what was trusted;
  * `flagged` — the definition scanner flagged it (quarantine it, label the server's output untrusted, or allow
- * it with the findings noted).
+ * it with the findings noted). A server's own keys override these; its unset keys fall back to them.
  */
+const firstSight = z.enum(['allow', 'quarantine']);
+const flaggedAction = z.enum(['quarantine', 'untrusted', 'allow']);
 export const definitionsPolicySchema = z
-  .object({
-    new: z.enum(['allow', 'quarantine']).optional(),
-    changed: z.enum(['allow', 'quarantine']).optional(),
-    flagged: z.enum(['quarantine', 'untrusted', 'allow']).optional(),
-  })
+  .object({ new: firstSight.optional(), changed: firstSight.default('quarantine'), flagged: flaggedAction.default('quarantine') })
   .strict();
-
-export const serverSecurityKeys = {
-  /** What this server's new, changed and flagged definitions get; unset keys fall back to the top-level `definitions`. */
-  definitions: definitionsPolicySchema.optional(),
-  /** The label of everything this server returns. Unset: untrusted/public. */
-  label: labelSchema.optional(),
-  /** Whether this server's tools can carry data out (see the tool setting); unset: each tool's openWorldHint. */
-  openWorld: z.boolean().optional(),
-  /** Files under these globs keep a trusted label when read through this server. */
-  trustedPaths: z.array(z.string().min(1)).optional(),
-  tools: z.record(z.string().min(1), toolSecuritySchema).optional(),
-  /** Labels for resources, by URI glob. */
-  resources: z.record(z.string().min(1), z.object({ label: labelSchema }).strict()).optional(),
-};
+export type DefinitionsPolicy = z.output<typeof definitionsPolicySchema>;
+export const serverDefinitionsSchema = z.object({ new: firstSight, changed: firstSight, flagged: flaggedAction }).partial().strict();
 
 export const auditSchema = z
   .object({
-    enabled: z.boolean().optional(),
+    enabled: z.boolean().default(true),
     /** The SQLite file; relative to the config file. Default: <dataDir>/audit.db. */
     file: z.string().min(1).optional(),
     /** normal: durable when the process dies; full: also when the machine loses power (fsync per commit). */
-    synchronous: z.enum(['normal', 'full']).optional(),
-    maxFieldBytes: z.number().int().min(256).max(1_048_576).optional(),
-    signIntervalSeconds: z.number().positive().optional(),
+    synchronous: z.enum(['normal', 'full']).default('normal'),
+    maxFieldBytes: z.number().int().min(256).max(1_048_576).default(1024),
+    signIntervalSeconds: z.number().positive().default(60),
     retentionDays: z.number().positive().optional(),
     /** How long a result waits for its record to be committed before it is withheld (the record still lands). */
-    commitTimeoutSeconds: z.number().positive().max(3600).optional(),
+    commitTimeoutSeconds: z.number().positive().max(3600).default(30),
     /** Records waiting to be committed before new calls are refused. */
-    maxQueue: z.number().int().min(100).optional(),
+    maxQueue: z.number().int().min(100).default(100_000),
     /** The audit log in Postgres instead of SQLite (several replicas share one chain): postgres://user@host:5432/db. */
     url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL').optional(),
     /**
@@ -243,15 +214,22 @@ export const auditSchema = z
      */
     signingKeyFile: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .transform(({ signIntervalSeconds, retentionDays, commitTimeoutSeconds, ...audit }) => ({
+    ...audit,
+    signIntervalMs: ms(signIntervalSeconds),
+    retentionMs: retentionDays === undefined ? undefined : retentionDays * 86_400_000,
+    commitTimeoutMs: ms(commitTimeoutSeconds),
+  }));
 
 export const approvalsSchema = z
   .object({
     /** How long a call waits for a human before it is denied. */
-    timeoutSeconds: z.number().positive().max(86_400).optional(),
+    timeoutSeconds: z.number().positive().max(86_400).default(120),
     /** Let the calling client's own user decide through elicitation, when the client supports it. */
-    askClient: z.boolean().optional(),
+    askClient: z.boolean().default(false),
     /** How often a waiting client gets a progress notification (when it asked for progress). */
-    keepAliveSeconds: z.number().positive().optional(),
+    keepAliveSeconds: z.number().positive().default(10),
   })
-  .strict();
+  .strict()
+  .transform(({ timeoutSeconds, askClient, keepAliveSeconds }) => ({ timeoutMs: ms(timeoutSeconds), askClient, keepAliveMs: ms(keepAliveSeconds) }));

@@ -1,15 +1,18 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/load.js';
+import { buildConfig, ConfigError, formatProblem, parseConfig } from '../../src/config/load.js';
 
-function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
+/** The problems a config is refused for, formatted as the reader sees them; none when it loads. */
+function problemsOf(load: () => unknown): string[] {
   try {
-    parseConfig(yaml, 'my.yaml', env);
+    load();
   } catch (err) {
     if (err instanceof ConfigError) return err.problems.map(formatProblem);
     throw err;
   }
   return [];
 }
+const problems = (yaml: string, env: NodeJS.ProcessEnv = {}) => problemsOf(() => parseConfig(yaml, 'my.yaml', env));
 
 describe('config validation', () => {
   it('accepts an existing MCP client config unchanged (Claude Desktop shape)', () => {
@@ -101,6 +104,47 @@ namespace:
     expect(problems('mcpServers:\n  a:\n    command: x\n    definitions: { changed: ask, rug: 1 }\n')).toEqual([
       expect.stringMatching(/:4:29: mcpServers\.a\.definitions\.changed: invalid value; allowed: "allow", "quarantine"/),
       expect.stringMatching(/:4:34: mcpServers\.a\.definitions\.rug: unknown key; allowed: new, changed, flagged/),
+    ]);
+  });
+});
+
+describe('a config built in code', () => {
+  const YAML = `mcpServers:
+  files: { command: npx, args: [-y, server-filesystem, data], cwd: work }
+  web: { url: https://example.com/mcp, mode: per-session }
+roles:
+  reader: { tools: { "files__read_*": allow }, paths: { allow: [data/**] } }
+agents:
+  me: { role: reader }
+audit: { retentionDays: 7 }
+`;
+
+  it('takes the file\'s shape and fills in every default the loader fills in, relative paths from its base', () => {
+    const built = buildConfig(
+      {
+        mcpServers: { files: { command: 'npx', args: ['-y', 'server-filesystem', 'data'], cwd: 'work' }, web: { url: 'https://example.com/mcp', mode: 'per-session' } },
+        roles: { reader: { tools: { 'files__read_*': 'allow' }, paths: { allow: ['data/**'] } } },
+        agents: { me: { role: 'reader' } },
+        audit: { retentionDays: 7 },
+      },
+      { baseDir: '/srv/sluice' },
+    );
+    expect(built).toEqual({ ...parseConfig(YAML, '/srv/sluice/sluice.yaml', {}), file: undefined });
+    const [files, web] = built.servers;
+    expect(files).toMatchObject({ name: 'files', prefix: 'files', transport: 'stdio', cwd: '/srv/sluice/work', requestTimeoutMs: 300_000, label: { integrity: 'untrusted', confidentiality: 'public' } });
+    expect(web).toMatchObject({ transport: 'http', headers: {}, mode: 'per-session', maxSessions: 32 });
+    expect(built.security.roles.reader).toMatchObject({ name: 'reader', default: 'approve', tools: [['files__read_*', 'allow']], paths: { allow: ['/srv/sluice/data/**'], deny: [] } });
+    expect(built.security.audit).toMatchObject({ file: '/srv/sluice/.sluice/audit.db', retentionMs: 7 * 86_400_000, signIntervalMs: 60_000 });
+    expect(built.listen).toEqual({ host: '127.0.0.1', port: 8808 });
+    expect(buildConfig({ mcpServers: {}, dataDir: 'state' }).dataDir).toBe(path.resolve('state'));
+  });
+
+  it('refuses what the loader refuses, naming each key', () => {
+    const input = JSON.parse('{"agents":{"a":{"role":"nope"}},"mcpServers":{"a":{"command":"x","mode":"sometimes","colour":"blue"}}}');
+    expect(problemsOf(() => buildConfig(input))).toEqual([
+      expect.stringMatching(/^config: mcpServers\.a\.mode: invalid value; allowed: "shared", "per-session"$/),
+      expect.stringMatching(/^config: mcpServers\.a\.colour: unknown key; allowed: type, command, args, /),
+      'config: agents.a.role: unknown role "nope"; declared roles: (none declared)',
     ]);
   });
 });
