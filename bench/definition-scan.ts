@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makeCatalog } from './catalog-search/catalog.js';
+import { frozenCatalog } from './catalog-search/dataset.js';
 import { corpora, flagCase, rates, type Rates } from './definition-scan/corpora.js';
 import type { AimResult } from './report.js';
 import { PeerIndex, scanDefinition, type ScannedDefinition } from '../dist/definitions/scan.js';
@@ -29,7 +29,7 @@ export interface DefinitionScanFigures {
 
 /** 1,000 tools on 18 servers, each with a three-parameter schema whose properties are described. */
 function catalogOfTools(count: number): { server: string; def: ScannedDefinition }[] {
-  return makeCatalog(10_000)
+  return frozenCatalog(10_000)
     .filter((d) => d.kind === 'tool')
     .slice(0, count)
     .map((d) => ({

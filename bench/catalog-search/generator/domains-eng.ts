@@ -1,7 +1,7 @@
 /**
  * Engineering servers: GitHub, PostgreSQL, logs, monitoring, Kubernetes, API docs, Figma and the data lake.
  */
-import type { SearchDoc } from './catalog.js';
+import type { SearchDoc } from '../dataset.js';
 import { ENVS } from './domains-company.js';
 import { dateRange, longDate, makersFor, MONTHS, pick, prompt, resource, rng, sample, splitFamily, template, titleCase, tool, type Family } from './util.js';
 

@@ -4,29 +4,16 @@
  * distractors, hardest first: near-duplicates of the targets (other years, regions, environments, kinds), then
  * combinatorial filler that reuses the same vocabulary.
  *
- *   import { makeCatalog } from './bench/catalog-search/catalog.js';
- *   const docs = makeCatalog(2000);
+ * The bench does not run this: it reads the catalog frozen from it (../dataset.ts). After changing a generator,
+ * write the file again with `node --import tsx bench/catalog-search/generator/freeze.ts`.
  */
+import { KINDS, type Kind, type SearchDoc } from '../dataset.js';
 import { BUSINESS_FAMILIES } from './domains-business.js';
 import { COMPANY_FAMILIES } from './domains-company.js';
 import { ENG_FAMILIES } from './domains-eng.js';
 import { FILLER_FAMILIES } from './filler.js';
 import { TARGET_KEYS } from './targets.js';
 import { rng, sample, shuffle, type Family } from './util.js';
-
-export interface SearchDoc {
-  kind: 'resource' | 'template' | 'prompt' | 'tool';
-  server: string; // e.g. 'wiki', 'github', 'postgres', 'files', 'crm', 'monitoring', 'calendar', ...
-  key: string; // resource URI, template URI (RFC 6570, e.g. 'crm://customers/{id}/invoices'), prompt name, or tool name
-  name?: string; // MCP name (resource name, template name; for prompts/tools same as key)
-  title?: string;
-  description?: string; // one or two sentences, as real MCP servers write them
-  mimeType?: string; // resources only, optional
-}
-
-export type Kind = SearchDoc['kind'];
-
-export const KINDS: readonly Kind[] = ['resource', 'template', 'prompt', 'tool'];
 
 /** Target mix of the whole catalog, roughly what a gateway in front of many servers sees. */
 export const KIND_SHARE: Record<Kind, number> = { resource: 0.6, template: 0.1, prompt: 0.1, tool: 0.2 };

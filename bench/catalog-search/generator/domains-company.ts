@@ -2,7 +2,7 @@
  * Company-wide servers: the wiki (runbooks, handbook, ADRs, postmortems, team spaces), the file server
  * (reports, price lists, contracts), Google Drive, the calendar, Slack and email.
  */
-import type { SearchDoc } from './catalog.js';
+import type { SearchDoc } from '../dataset.js';
 import {
   addDays, dateRange, firstWeekday, longDate, MONTHS, pick, prompt, resource, rng, sample, template, titleCase, tool,
   splitFamily, type Family,
