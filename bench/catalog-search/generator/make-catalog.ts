@@ -9,8 +9,12 @@
  */
 import { KINDS, type Kind, type SearchDoc } from '../dataset.js';
 import { BUSINESS_FAMILIES } from './domains-business.js';
-import { COMPANY_FAMILIES } from './domains-company.js';
-import { ENG_FAMILIES } from './domains-eng.js';
+import { CALENDAR_CHAT_FAMILIES } from './domains-calendar-chat.js';
+import { DOCS_FAMILIES } from './domains-docs.js';
+import { FILES_FAMILIES } from './domains-files.js';
+import { GITHUB_FAMILIES } from './domains-github.js';
+import { INFRA_FAMILIES } from './domains-infra.js';
+import { WIKI_FAMILIES } from './domains-wiki.js';
 import { FILLER_FAMILIES } from './filler.js';
 import { TARGET_KEYS } from './targets.js';
 import { rng, sample, shuffle, type Family } from './util.js';
@@ -20,7 +24,13 @@ export const KIND_SHARE: Record<Kind, number> = { resource: 0.6, template: 0.1, 
 
 export const MIN_SIZE = 2000;
 
-export const FAMILIES: readonly Family[] = [...COMPANY_FAMILIES, ...ENG_FAMILIES, ...BUSINESS_FAMILIES, ...FILLER_FAMILIES];
+/** In this order: the pools are shuffled with seeded streams, so the order is part of what the catalog is. */
+export const FAMILIES: readonly Family[] = [
+  ...[WIKI_FAMILIES, FILES_FAMILIES, CALENDAR_CHAT_FAMILIES], // company-wide servers
+  ...[GITHUB_FAMILIES, INFRA_FAMILIES, DOCS_FAMILIES], // engineering servers
+  BUSINESS_FAMILIES,
+  FILLER_FAMILIES,
+].flat();
 
 /**
  * Identity used for de-duplication. Two templates that differ only in parameter names
