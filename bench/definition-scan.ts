@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { frozenCatalog } from './catalog-search/dataset.js';
-import { corpora, flagCase, rates, type Rates } from './definition-scan/corpora.js';
 import type { AimResult } from './report.js';
 import { PeerIndex, scanDefinition, type ScannedDefinition } from '../dist/definitions/scan.js';
 import { DefinitionGuard, type OfferedServer } from '../dist/definitions/guard.js';
 import { sqliteState } from '../dist/state/sqlite-state.js';
+import { corpora, flagCase, rates, type Rates } from '../test/helpers/tool-poisoning.js';
 
 export interface DefinitionScanFigures {
   rates: Rates[];
