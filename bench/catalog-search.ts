@@ -7,9 +7,9 @@
  *
  *   npm run build && node --import tsx bench/catalog-search.ts
  */
-import { CatalogIndex } from '../dist/agent/catalog-search.js';
 import { frozenCatalog, loadQuestions, type Question } from './catalog-search/dataset.js';
 import type { AimResult } from './report.js';
+import { CatalogIndex } from './sluice-internals.js';
 import { percentile } from './stats.js';
 
 export interface HitRates {

@@ -1,3 +1,4 @@
+import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, type ServerConfig, silentLogger } from './sluice-internals.js';
 /**
  * The chokepoint's own cost per tools/call, in process: the full pipeline (identity, pause, rate limit, tool
  * rule, operation, paths, information flow, filters and labelling, record) around an "upstream" that answers
@@ -5,16 +6,6 @@
  *
  *   node --import tsx bench/chokepoint.ts
  */
-import { parseConfig } from '../dist/config/load.js';
-import type { ServerConfig } from '../dist/config/schema.js';
-import { silentLogger } from '../dist/log.js';
-import { AuditRecorder } from '../dist/audit/recorder.js';
-import { MemoryTokenStore } from '../dist/identity/tokens.js';
-import { runChecked } from '../dist/policy/chokepoint.js';
-import { Hooks } from '../dist/policy/hooks.js';
-import { Security } from '../dist/policy/security.js';
-import { memoryState } from '../dist/state/memory-state.js';
-import type { Params } from '../dist/protocol/jsonrpc.js';
 
 const CONFIG = `
 agents:

@@ -9,12 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { corpora, flagCase, rates, type Rates } from '../test/helpers/tool-poisoning.js';
 import { frozenCatalog } from './catalog-search/dataset.js';
 import type { AimResult } from './report.js';
-import { PeerIndex, scanDefinition, type ScannedDefinition } from '../dist/definitions/scan.js';
-import { DefinitionGuard, type OfferedServer } from '../dist/definitions/guard.js';
-import { sqliteState } from '../dist/state/sqlite-state.js';
-import { corpora, flagCase, rates, type Rates } from '../test/helpers/tool-poisoning.js';
+import { DefinitionGuard, type OfferedServer, PeerIndex, scanDefinition, type ScannedDefinition, sqliteState } from './sluice-internals.js';
 
 export interface DefinitionScanFigures {
   rates: Rates[];

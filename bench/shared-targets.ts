@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redisState } from '../dist/state/redis-state.js';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startEngines } from '../test/helpers/cluster.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
@@ -11,6 +10,7 @@ import { CLI, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { Settings } from './settings.js';
 import { sluiceConfig } from './sluice-config.js';
+import { redisState } from './sluice-internals.js';
 
 /**
  * sluice on shared state, as a cluster runs it: the `sluice` bench config (security on, audit on) plus

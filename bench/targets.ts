@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FileTokenStore } from '../dist/identity/tokens.js';
 import { startIdentityProvider, type IdentityProvider } from '../test/helpers/oidc.js';
 import { treeCpu } from './cpu.js';
 import { waitForHttp, type HttpPath, type HttpTarget } from './http-target.js';
@@ -12,6 +11,7 @@ import { freePort, startProcess, type Child } from './processes.js';
 import type { Settings } from './settings.js';
 import { startShared } from './shared-targets.js';
 import { sluiceConfig } from './sluice-config.js';
+import { FileTokenStore } from './sluice-internals.js';
 
 interface Started {
   child: Child;
