@@ -1,4 +1,3 @@
-import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, type ServerConfig, silentLogger } from './sluice-internals.js';
 /**
  * The chokepoint's own cost per tools/call, in process: the full pipeline (identity, pause, rate limit, tool
  * rule, operation, paths, information flow, filters and labelling, record) around an "upstream" that answers
@@ -6,6 +5,7 @@ import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parse
  *
  *   node --import tsx bench/chokepoint.ts
  */
+import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, type ServerConfig, silentLogger } from './sluice-internals.js';
 
 const CONFIG = `
 agents:

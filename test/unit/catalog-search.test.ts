@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CatalogIndex, tokenize, type SearchDoc } from '../../src/agent/catalog-search.js';
 import questions from '../fixtures/catalog-search/questions.json' with { type: 'json' };
 
-/** The benchmark's catalog (bench/catalog-search/), frozen: its first 2,000 entries are what the bench ranks. */
+/** The benchmark's catalog, frozen (made by bench/catalog-search/generator/): the bench ranks its first 2,000 entries. */
 const benchCatalog = (JSON.parse(readFileSync(new URL('../fixtures/catalog-search/catalog.json', import.meta.url), 'utf8')) as SearchDoc[]).slice(0, 2000);
 
 const docs: SearchDoc[] = [
