@@ -12,13 +12,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AuditLog } from '../dist/audit/log.js';
-import { openPostgresAuditStore } from '../dist/audit/postgres-store.js';
-import { SqliteAuditStore } from '../dist/audit/sqlite-store.js';
-import type { AuditStore } from '../dist/audit/store.js';
-import { verifyStore } from '../dist/audit/verify.js';
 import { freshDatabase, startPostgres } from '../test/helpers/postgres.js';
 import { sample } from './audit.js';
+import { AuditLog, type AuditStore, openPostgresAuditStore, SqliteAuditStore, verifyStore } from './sluice-internals.js';
 import { median } from './stats.js';
 
 export interface AuditStoreFigure {

@@ -8,10 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { UnsealedRecord } from '../dist/audit/chain.js';
-import { AuditLog } from '../dist/audit/log.js';
-import { SqliteAuditStore } from '../dist/audit/sqlite-store.js';
-import { recordOf } from '../dist/audit/from-decision.js';
+import { AuditLog, recordOf, SqliteAuditStore, type UnsealedRecord } from './sluice-internals.js';
 
 export interface AuditFigure {
   mode: string;

@@ -1,23 +1,16 @@
 /**
- * How well search_catalog finds what a question needs, and how fast: the questions of
- * bench/catalog-search/questions.json (each names the one entry that answers it) against a generated catalog
- * of 2,000 entries (resources, templates, prompts, tools, with near-duplicate distractors), ranked by the
- * agent's CatalogIndex as built; top-1 and top-3 hit rates by question style and by kind. Then the latency of
+ * How well search_catalog finds what a question needs, and how fast: the questions of the catalog-search data
+ * set (catalog-search/dataset.ts; each names the one entry that answers it) against the first 2,000 entries of its
+ * frozen catalog (resources, templates, prompts, tools, with near-duplicate distractors), ranked by the agent's
+ * CatalogIndex as built; top-1 and top-3 hit rates by question style and by kind. Then the latency of
  * a search over 10,000 entries, every question, interleaved rounds.
  *
  *   npm run build && node --import tsx bench/catalog-search.ts
  */
-import { readFileSync } from 'node:fs';
-import { CatalogIndex } from '../dist/agent/catalog-search.js';
-import { makeCatalog } from './catalog-search/catalog.js';
+import { frozenCatalog, loadQuestions, type Question } from './catalog-search/dataset.js';
 import type { AimResult } from './report.js';
+import { CatalogIndex } from './sluice-internals.js';
 import { percentile } from './stats.js';
-
-export interface Question {
-  query: string;
-  expect: string;
-  style: string;
-}
 
 export interface HitRates {
   group: string;
@@ -34,17 +27,13 @@ export interface CatalogSearchFigures {
   latency: { entries: number; medianMs: number; p95Ms: number; maxMs: number; buildMs: number };
 }
 
-export function loadQuestions(): Question[] {
-  return JSON.parse(readFileSync(new URL('./catalog-search/questions.json', import.meta.url), 'utf8')) as Question[];
-}
-
 function rates(group: string, ranks: number[]): HitRates {
   return { group, questions: ranks.length, top1: ranks.filter((r) => r === 0).length / ranks.length, top3: ranks.filter((r) => r >= 0 && r < 3).length / ranks.length };
 }
 
 /** The rank of each question's entry among the first ten results (-1: not there). */
 export function rankQuestions(size = 2000): { ranks: number[]; questions: Question[]; kinds: Map<string, string>; index: CatalogIndex; misses: CatalogSearchFigures['misses'] } {
-  const docs = makeCatalog(size);
+  const docs = frozenCatalog(size);
   const kinds = new Map(docs.map((d) => [d.key, d.kind]));
   const index = new CatalogIndex(docs);
   const questions = loadQuestions();
@@ -67,7 +56,7 @@ export function measureCatalogSearch(rounds = 5): CatalogSearchFigures {
   };
   const all = [rates('all questions', ranks), ...byGroup((q) => `style: ${q.style}`), ...byGroup((q) => `kind: ${kinds.get(q.expect) ?? '?'}`)];
 
-  const big = makeCatalog(10_000);
+  const big = frozenCatalog(10_000);
   const built = performance.now();
   const index = new CatalogIndex(big);
   const buildMs = performance.now() - built;
@@ -102,7 +91,7 @@ export function catalogSearchSection(f: CatalogSearchFigures): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return `### Catalog search (\`bench/catalog-search.ts\`, in process)
 
-${f.rates[0].questions} questions over a generated catalog of ${f.entries} entries (\`bench/catalog-search/\`); each names the one entry it needs.
+${f.rates[0].questions} questions over a generated catalog of ${f.entries} entries (\`test/fixtures/catalog-search/\`); each names the one entry it needs.
 
 | questions | n | top-1 | top-3 |
 | --- | ---: | ---: | ---: |

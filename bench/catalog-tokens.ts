@@ -8,12 +8,8 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildCatalog, catalogEntries, DEFAULT_CATALOG_BUDGET } from '../dist/agent/catalog.js';
-import type { ServerOffer } from '../dist/agent/servers.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { EVERYTHING } from './paths.js';
+import { buildCatalog, catalogEntries, DEFAULT_CATALOG_BUDGET, type ServerOffer } from './sluice-internals.js';
 
 export interface CatalogTokens {
   server: string;
@@ -61,7 +57,7 @@ function generated(count: number): { offer: ServerOffer; contents: string[] } {
 
 async function everything(): Promise<{ offer: ServerOffer; contents: string[] }> {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'], stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
   const { resources } = await client.listResources();
   const { resourceTemplates } = await client.listResourceTemplates();
   const { prompts } = await client.listPrompts();

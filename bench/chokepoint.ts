@@ -5,16 +5,7 @@
  *
  *   node --import tsx bench/chokepoint.ts
  */
-import { parseConfig } from '../dist/config/load.js';
-import type { ServerConfig } from '../dist/config/schema.js';
-import { silentLogger } from '../dist/log.js';
-import { AuditRecorder } from '../dist/audit/recorder.js';
-import { MemoryTokenStore } from '../dist/identity/tokens.js';
-import { runChecked } from '../dist/policy/chokepoint.js';
-import { Hooks } from '../dist/policy/hooks.js';
-import { Security } from '../dist/policy/security.js';
-import { memoryState } from '../dist/state/memory-state.js';
-import type { Params } from '../dist/protocol/jsonrpc.js';
+import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, type ServerConfig, silentLogger } from './sluice-internals.js';
 
 const CONFIG = `
 agents:

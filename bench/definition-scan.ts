@@ -9,12 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makeCatalog } from './catalog-search/catalog.js';
-import { corpora, flagCase, rates, type Rates } from './definition-scan/corpora.js';
+import { corpora, flagCase, rates, type Rates } from '../test/helpers/tool-poisoning.js';
+import { frozenCatalog } from './catalog-search/dataset.js';
 import type { AimResult } from './report.js';
-import { PeerIndex, scanDefinition, type ScannedDefinition } from '../dist/definitions/scan.js';
-import { DefinitionGuard, type OfferedServer } from '../dist/definitions/guard.js';
-import { sqliteState } from '../dist/state/sqlite-state.js';
+import { DefinitionGuard, type OfferedServer, PeerIndex, scanDefinition, type ScannedDefinition, sqliteState } from './sluice-internals.js';
 
 export interface DefinitionScanFigures {
   rates: Rates[];
@@ -29,7 +27,7 @@ export interface DefinitionScanFigures {
 
 /** 1,000 tools on 18 servers, each with a three-parameter schema whose properties are described. */
 function catalogOfTools(count: number): { server: string; def: ScannedDefinition }[] {
-  return makeCatalog(10_000)
+  return frozenCatalog(10_000)
     .filter((d) => d.kind === 'tool')
     .slice(0, count)
     .map((d) => ({

@@ -10,12 +10,11 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { DETECTORS } from '../dist/filters/detectors.js';
-import { scanText, type FilterActions } from '../dist/filters/scan.js';
 import { embedded, GENERATORS } from '../test/unit/filters-generators.js';
+import { ROOT } from './paths.js';
+import { DETECTORS, type FilterActions, scanText } from './sluice-internals.js';
 
 const ALL: FilterActions = { secret: 'redact', pii: 'redact', injection: 'redact' };
-const ROOT = new URL('..', import.meta.url).pathname;
 
 export interface Recall {
   kind: string;

@@ -9,11 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT } from 'jose';
-import { parseConfig } from '../dist/config/load.js';
-import { OAuthResource } from '../dist/identity/oauth-resource.js';
-import { resolveBearer } from '../dist/identity/principal.js';
-import { FileTokenStore } from '../dist/identity/tokens.js';
 import { startIdentityProvider } from '../test/helpers/oidc.js';
+import { FileTokenStore, OAuthResource, parseConfig, resolveBearer } from './sluice-internals.js';
 
 export interface AuthFigure {
   what: string;

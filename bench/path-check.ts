@@ -9,8 +9,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { canonicalPath } from '../dist/policy/canonical-path.js';
-import { FsBudget } from '../dist/policy/fs-budget.js';
+import { canonicalPath, FsBudget } from './sluice-internals.js';
 
 export interface PathCheckFigure {
   case: string;

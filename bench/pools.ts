@@ -4,7 +4,7 @@ import { LeanHttpSession } from './lean-http.js';
 import { LeanStdioClient } from './lean-stdio.js';
 import { SdkHttpClient, SdkStdioClient } from './sdk-clients.js';
 import type { ClientKind, PathName } from './settings.js';
-import type { HttpTarget } from './targets.js';
+import type { HttpTarget } from './http-target.js';
 
 /** The clients for one path and client kind: clients[i] is caller i's own session. */
 export interface Pool {

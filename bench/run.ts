@@ -17,6 +17,7 @@ import { measureAuth } from './oauth.js';
 import { stopOtlpSink } from './otlp-sink.js';
 import { measureStartup } from './startup.js';
 import { renderDocument } from './document.js';
+import type { HttpPath, HttpTarget } from './http-target.js';
 import { describeMachine } from './machine.js';
 import { measure, type Run } from './measure.js';
 import { ROOT } from './paths.js';
@@ -25,7 +26,7 @@ import { stopAll } from './processes.js';
 import { checkAims, chokepointTable, cpuRatioTable, cpuTable, KIND_LABELS, ratioTable, resultsTable, summarize, type Cell } from './report.js';
 import { readSettings, type ClientKind, type PathName, type Settings } from './settings.js';
 import { percentile } from './stats.js';
-import { startTarget, type HttpPath, type HttpTarget } from './targets.js';
+import { startTarget } from './targets.js';
 
 /** Hand-written notes below this line of BENCHMARKS.md (before/after comparisons) survive a re-run. */
 const KEEP = '<!-- Hand-written below: npm run bench keeps everything after this line. -->';

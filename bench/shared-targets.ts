@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redisState } from '../dist/state/redis-state.js';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startEngines } from '../test/helpers/cluster.js';
 import { treeCpu, type CpuSplit } from './cpu.js';
+import { waitForHttp, type HttpTarget } from './http-target.js';
 import { CLI, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
 import type { Settings } from './settings.js';
-import type { HttpTarget } from './targets.js';
+import { sluiceConfig } from './sluice-config.js';
+import { redisState } from './sluice-internals.js';
 
 /**
  * sluice on shared state, as a cluster runs it: the `sluice` bench config (security on, audit on) plus
@@ -18,7 +19,7 @@ import type { HttpTarget } from './targets.js';
  * deploy/nginx.conf (`sluice-cluster`; on two cores it cannot show scaling, only what the hops cost).
  * Gateway CPU is the sluice processes' own; Redis, Postgres and nginx are not counted.
  */
-export async function startShared(settings: Settings, secureConfig: (tokensFile: string) => string[], replicas: 1 | 3): Promise<HttpTarget> {
+export async function startShared(settings: Settings, replicas: 1 | 3): Promise<HttpTarget> {
   const name = replicas === 1 ? 'sluice-shared' : 'sluice-cluster';
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   const [redis, postgres] = await startEngines({ durable: process.env.BENCH_PG_FSYNC !== '0' });
@@ -40,7 +41,7 @@ export async function startShared(settings: Settings, secureConfig: (tokensFile:
         `dataDir: ${JSON.stringify(path.join(dir, `data-${i}`))}`,
         `state: { url: ${JSON.stringify(redis.url)} }`,
         `audit: { url: ${JSON.stringify(postgres.url)}, signingKeyFile: ${JSON.stringify(path.join(dir, 'audit-signing-key.pem'))} }`,
-        ...secureConfig(path.join(dir, 'unused-tokens.json')),
+        ...sluiceConfig(true, path.join(dir, 'unused-tokens.json')),
       ];
       writeFileSync(config, `${lines.join('\n')}\n`);
       const child = startProcess(name, process.execPath, [...settings.sluiceNodeArgs, CLI, 'serve', '--config', config, '--listen', `127.0.0.1:${port}`], {
@@ -48,7 +49,7 @@ export async function startShared(settings: Settings, secureConfig: (tokensFile:
         env: { ...process.env, SLUICE_SESSION_KEY: sessionKey },
       });
       children.push(child);
-      await ready(child, `http://127.0.0.1:${port}/readyz`);
+      await waitForHttp(child, `http://127.0.0.1:${port}/readyz`, (status) => status === 200, 60_000);
     }
     if (replicas === 3) nginx = await startNginx(ports);
     const cpus = children.map((c) => treeCpu(c.proc.pid ?? 0));
@@ -74,14 +75,4 @@ async function issueToken(url: string): Promise<string> {
   } finally {
     await state.close();
   }
-}
-
-async function ready(child: Child, url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited with code ${child.proc.exitCode}:\n${child.output()}`);
-    if (await fetch(url).then((r) => r.status === 200, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${child.name} did not become ready at ${url}:\n${child.output()}`);
 }

@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CLI, ROOT } from './paths.js';
+import { CLI, EVERYTHING, ROOT } from './paths.js';
 
 export interface StartupFigure {
   what: string;
@@ -18,8 +18,6 @@ export interface StartupFigure {
   minMs: number;
   maxMs: number;
 }
-
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 function firstAnswer(config: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,54 +1,17 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { FileTokenStore } from '../dist/identity/tokens.js';
-import { treeCpu, type CpuSplit } from './cpu.js';
+import { startIdentityProvider, type IdentityProvider } from '../test/helpers/oidc.js';
+import { treeCpu } from './cpu.js';
+import { waitForHttp, type HttpPath, type HttpTarget } from './http-target.js';
 import { assertLoopbackOnly } from './loopback.js';
+import { otlpSink } from './otlp-sink.js';
 import { bin, CLI, EVERYTHING, ROOT } from './paths.js';
 import { freePort, startProcess, type Child } from './processes.js';
-import type { PathName, Settings } from './settings.js';
+import type { Settings } from './settings.js';
 import { startShared } from './shared-targets.js';
-import { otlpSink } from './otlp-sink.js';
-import { startIdentityProvider, type IdentityProvider } from '../test/helpers/oidc.js';
-
-export type HttpPath = Exclude<PathName, 'stdio'>;
-
-/** One HTTP endpoint under test, running as its own process on 127.0.0.1. */
-export interface HttpTarget {
-  path: HttpPath;
-  url: string;
-  /** The echo tool's name as this endpoint lists it (sluice namespaces it). */
-  tool: string;
-  /** Headers every request must carry (sluice's bearer token when security is on). */
-  headers: Record<string, string>;
-  /** CPU used so far by the gateway process and by the server processes it spawned. */
-  cpu(): CpuSplit;
-  stop(): Promise<void>;
-}
-
-const START_TIMEOUT_MS = 30_000;
-
-/** Resolves once `url` answers with a status `ok` accepts; any earlier refusal just means "not yet". */
-async function waitForHttp(child: Child, url: string, ok: (status: number) => boolean): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited with code ${child.proc.exitCode}:\n${child.output()}`);
-    const status = await new Promise<number>((resolve) => {
-      const req = request(url, { method: 'GET', agent: false, headers: { accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy(); // an SSE stream would stay open otherwise
-      });
-      req.on('error', () => resolve(0));
-      req.end();
-    });
-    if (status !== 0 && ok(status)) return;
-    await sleep(100);
-  }
-  throw new Error(`${child.name} did not become ready at ${url} within ${START_TIMEOUT_MS} ms:\n${child.output()}`);
-}
+import { sluiceConfig } from './sluice-config.js';
+import { FileTokenStore } from './sluice-internals.js';
 
 interface Started {
   child: Child;
@@ -83,59 +46,8 @@ async function started(pathName: HttpPath, { child, port, tool, readyUrl, ready,
 }
 
 /**
- * The two sluice configurations the bench compares. Both have one stdio upstream (server-everything) and
- * warnings-only logging; they differ only in security.
- *
- * - `sluice` (security on): authentication on (a bearer token for an agent) and a role as a real deployment
- *   would write it: unlisted tools need approval, the upstream's tools are allowed but one is denied, path
- *   rules, the default content filters; the audit log at its default (on). `everything__echo` is allowed, so
- *   each call passes the whole chokepoint (token, rate limit, tool rule, operation, paths, information flow,
- *   filters, audit record).
- * - `sluice-open` (security off): no authentication (an anonymous agent, allowed on loopback only), a role
- *   that allows everything with every filter off and no rules or rate limit, and no audit log: the cheapest
- *   the pipeline can be.
- */
-function sluiceConfig(secure: boolean, tokensFile: string, audit = true): string[] {
-  const upstream = [
-    'mcpServers:',
-    '  everything:',
-    `    command: ${JSON.stringify(process.execPath)}`,
-    `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
-  ];
-  if (!secure) {
-    return [
-      'logLevel: warn',
-      'auth: { required: false, anonymousAgent: bench }',
-      'audit: { enabled: false }',
-      'agents:',
-      '  bench: { role: bench }',
-      'roles:',
-      '  bench: { default: allow, onFlowViolation: allow, filters: { secret: off, pii: off, injection: off } }',
-      ...upstream,
-    ];
-  }
-  return [
-    'logLevel: warn',
-    ...(audit ? [] : ['audit: { enabled: false }']),
-    'auth:',
-    `  tokensFile: ${JSON.stringify(tokensFile)}`,
-    'agents:',
-    '  bench: { role: bench }',
-    'roles:',
-    '  bench:',
-    '    default: approve',
-    '    tools:',
-    '      "everything__*": allow',
-    '      "everything__get-env": deny',
-    '    paths: { allow: ["/tmp/**"] }',
-    '    filters: { secret: redact, pii: label, injection: label }',
-    ...upstream,
-  ];
-}
-
-/**
- * sluice as users run it: the built CLI (dist/, what `npm start` runs) with the configuration above. Readiness is
- * /readyz, which turns 200 only once server-everything has answered and listed its tools.
+ * sluice as users run it: the built CLI (dist/, what `npm start` runs) with a configuration of sluice-config.ts.
+ * Readiness is /readyz, which turns 200 only once server-everything has answered and listed its tools.
  */
 type SluicePath = 'sluice' | 'sluice-baseline' | 'sluice-noaudit' | 'sluice-open' | 'sluice-oauth' | 'sluice-telemetry-off' | 'sluice-traced' | 'sluice-traced-1pct';
 
@@ -241,9 +153,9 @@ export function startTarget(pathName: HttpPath, settings: Settings): Promise<Htt
     case 'sluice-traced-1pct':
       return startSluice(settings, pathName);
     case 'sluice-shared':
-      return startShared(settings, (tokens) => sluiceConfig(true, tokens), 1);
+      return startShared(settings, 1);
     case 'sluice-cluster':
-      return startShared(settings, (tokens) => sluiceConfig(true, tokens), 3);
+      return startShared(settings, 3);
     case 'mcp-proxy':
       return startMcpProxy();
     case 'supergateway':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpora, flagCase, rates } from '../../bench/definition-scan/corpora.js';
+import { corpora, flagCase, rates } from '../helpers/tool-poisoning.js';
 import { scanDefinition } from '../../src/definitions/scan.js';
 
 /**

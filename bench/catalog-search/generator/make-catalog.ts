@@ -4,36 +4,33 @@
  * distractors, hardest first: near-duplicates of the targets (other years, regions, environments, kinds), then
  * combinatorial filler that reuses the same vocabulary.
  *
- *   import { makeCatalog } from './bench/catalog-search/catalog.js';
- *   const docs = makeCatalog(2000);
+ * The bench does not run this: it reads the catalog frozen from it (../dataset.ts). After changing a generator,
+ * write the file again with `node --import tsx bench/catalog-search/generator/freeze.ts`.
  */
+import { KINDS, type Kind, type SearchDoc } from '../dataset.js';
 import { BUSINESS_FAMILIES } from './domains-business.js';
-import { COMPANY_FAMILIES } from './domains-company.js';
-import { ENG_FAMILIES } from './domains-eng.js';
+import { CALENDAR_CHAT_FAMILIES } from './domains-calendar-chat.js';
+import { DOCS_FAMILIES } from './domains-docs.js';
+import { FILES_FAMILIES } from './domains-files.js';
+import { GITHUB_FAMILIES } from './domains-github.js';
+import { INFRA_FAMILIES } from './domains-infra.js';
+import { WIKI_FAMILIES } from './domains-wiki.js';
 import { FILLER_FAMILIES } from './filler.js';
 import { TARGET_KEYS } from './targets.js';
 import { rng, sample, shuffle, type Family } from './util.js';
-
-export interface SearchDoc {
-  kind: 'resource' | 'template' | 'prompt' | 'tool';
-  server: string; // e.g. 'wiki', 'github', 'postgres', 'files', 'crm', 'monitoring', 'calendar', ...
-  key: string; // resource URI, template URI (RFC 6570, e.g. 'crm://customers/{id}/invoices'), prompt name, or tool name
-  name?: string; // MCP name (resource name, template name; for prompts/tools same as key)
-  title?: string;
-  description?: string; // one or two sentences, as real MCP servers write them
-  mimeType?: string; // resources only, optional
-}
-
-export type Kind = SearchDoc['kind'];
-
-export const KINDS: readonly Kind[] = ['resource', 'template', 'prompt', 'tool'];
 
 /** Target mix of the whole catalog, roughly what a gateway in front of many servers sees. */
 export const KIND_SHARE: Record<Kind, number> = { resource: 0.6, template: 0.1, prompt: 0.1, tool: 0.2 };
 
 export const MIN_SIZE = 2000;
 
-export const FAMILIES: readonly Family[] = [...COMPANY_FAMILIES, ...ENG_FAMILIES, ...BUSINESS_FAMILIES, ...FILLER_FAMILIES];
+/** In this order: the pools are shuffled with seeded streams, so the order is part of what the catalog is. */
+export const FAMILIES: readonly Family[] = [
+  ...[WIKI_FAMILIES, FILES_FAMILIES, CALENDAR_CHAT_FAMILIES], // company-wide servers
+  ...[GITHUB_FAMILIES, INFRA_FAMILIES, DOCS_FAMILIES], // engineering servers
+  BUSINESS_FAMILIES,
+  FILLER_FAMILIES,
+].flat();
 
 /**
  * Identity used for de-duplication. Two templates that differ only in parameter names

@@ -1,21 +1,14 @@
 /**
- * Sanity checks for the catalog-search dataset (no search involved):
+ * Sanity checks for the catalog-search dataset's generator and questions (no search involved):
  *
- *   node --import tsx bench/catalog-search/check.ts
+ *   node --import tsx bench/catalog-search/generator/check.ts
  *
  * Verifies sizes, unique keys, determinism, that every question's expected key is in the smallest catalog,
  * and the style and kind mix of the questions. Prints a summary; exits non-zero on any failure.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { FAMILIES, KINDS, makeCatalog, MIN_SIZE, type Kind, type SearchDoc } from './catalog.js';
+import { KINDS, loadQuestions, type Kind, type SearchDoc } from '../dataset.js';
+import { FAMILIES, makeCatalog, MIN_SIZE } from './make-catalog.js';
 import { TARGET_KEYS } from './targets.js';
-
-interface Question {
-  query: string;
-  expect: string;
-  style: 'keywords' | 'question' | 'typo' | 'paraphrase';
-}
 
 const STYLES = ['keywords', 'question', 'paraphrase', 'typo'] as const;
 const MIN_QUESTIONS = 200;
@@ -71,8 +64,7 @@ function main(): void {
   const hardMissing = hard.filter((d) => !smallKeys.has(d.key)).length;
   console.log(`hard near-duplicates: ${hard.length}, missing from makeCatalog(${MIN_SIZE}): ${hardMissing}`);
 
-  const path = fileURLToPath(new URL('./questions.json', import.meta.url));
-  const questions = JSON.parse(readFileSync(path, 'utf8')) as Question[];
+  const questions = loadQuestions();
   check(Array.isArray(questions) && questions.length >= MIN_QUESTIONS, `need at least ${MIN_QUESTIONS} questions, have ${questions.length}`);
   const byKey = new Map(small.map((d) => [d.key, d]));
   for (const q of questions) {

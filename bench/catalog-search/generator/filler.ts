@@ -4,7 +4,7 @@
  * (payment, deal, alert, pod, invoice, ticket, slo, ...): a filler `create_refund` next to the target
  * `refund_payment` would be a second right answer, not a distractor.
  */
-import type { SearchDoc } from './catalog.js';
+import type { SearchDoc } from '../dataset.js';
 import { prompt, rng, sample, template, titleCase, tool, words, type Family } from './util.js';
 
 /** How descriptions name each server's system. */

@@ -2,7 +2,7 @@
  * Small helpers shared by the catalog generators: a seeded PRNG (the catalog must be byte-for-byte the same on
  * every run, so Math.random is never used), entry constructors, and a few string/date helpers.
  */
-import type { SearchDoc } from './catalog.js';
+import type { SearchDoc } from '../dataset.js';
 
 /**
  * A group of related entries. `hard` families hold the near-duplicates of the target entries (same words,

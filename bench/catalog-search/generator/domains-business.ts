@@ -1,8 +1,8 @@
 /**
  * Business servers: the CRM, billing, the support desk and Jira.
  */
-import type { SearchDoc } from './catalog.js';
-import { CUSTOMERS } from './domains-company.js';
+import type { SearchDoc } from '../dataset.js';
+import { CUSTOMERS } from './vocabulary.js';
 import { addDays, makersFor, MONTHS, pad, pick, prompt, resource, rng, shuffle, splitFamily, titleCase, type Family } from './util.js';
 
 // ---------------------------------------------------------------------------------------------------------------

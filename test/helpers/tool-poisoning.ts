@@ -3,11 +3,12 @@ import { fileURLToPath } from 'node:url';
 import type { PeerTool, ScannedDefinition } from '../../src/definitions/scan.js';
 
 /**
- * The labelled corpora of tool definitions the definition scanner is measured on, read as a client would see
- * each case: its tools (names, descriptions, schemas, annotations) and the other servers' tools beside them.
- * Never the corpora's bookkeeping: labels, categories, and server names (which give the label away in
- * detect_corpus_v1.json) are kept apart. A peer on the case's own server is a sibling, not a peer: sluice knows
- * which server a tool comes from, and naming a sibling ("run import_report first") is ordinary.
+ * The labelled corpora of tool definitions the definition scanner is measured on (test/definitions/corpora.test.ts
+ * and bench/definition-scan.ts), read as a client would see each case: its tools (names, descriptions, schemas,
+ * annotations) and the other servers' tools beside them. Never the corpora's bookkeeping: labels, categories, and
+ * server names (which give the label away in detect_corpus_v1.json) are kept apart. A peer on the case's own server
+ * is a sibling, not a peer: sluice knows which server a tool comes from, and naming a sibling ("run import_report
+ * first") is ordinary.
  */
 
 export interface Case {
@@ -27,7 +28,7 @@ export interface Corpus {
   cases: Case[];
 }
 
-const DIR = fileURLToPath(new URL('../../test/fixtures/tool-poisoning/', import.meta.url));
+const DIR = fileURLToPath(new URL('../fixtures/tool-poisoning/', import.meta.url));
 const read = (file: string) => JSON.parse(readFileSync(DIR + file, 'utf8')) as Record<string, unknown>;
 
 interface RawPeer {
