@@ -16,11 +16,11 @@ import {
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const readFileSchema = {
-  type: 'object',
-  properties: { path: { type: 'string', description: 'File to read' } },
+  type: 'object' as const,
+  properties: { path: { type: 'string' as const, description: 'File to read' } },
   required: ['path'],
   additionalProperties: false,
-} as const;
+};
 const tools = { read_file: tool({ description: 'Read a file', inputSchema: jsonSchema<{ path: string }>(readFileSchema) }) };
 
 let model: ScriptedModel | undefined;
