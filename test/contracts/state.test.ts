@@ -29,7 +29,7 @@ describe('sqlite state shared by two processes on one data dir', () => {
     expect(await b.switches.get('paused')).toBe(false); // cached in b
     await a.labels.raise(holder, { integrity: 'trusted', confidentiality: 'secret' });
     await a.switches.set('paused', true);
-    // b looks for other writers at most once a millisecond (see Staleness in sqlite-state.ts).
+    // b looks for other writers at most once a millisecond (see src/state/sqlite/staleness.ts).
     await new Promise((r) => setTimeout(r, 5));
     expect(await b.labels.of(holder)).toEqual({ integrity: 'trusted', confidentiality: 'secret' });
     expect(await b.labels.of({ id: 'new', agent: 'alice', stateless: true })).toEqual({ integrity: 'trusted', confidentiality: 'secret' });
