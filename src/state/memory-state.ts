@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { BOTTOM, join, sameLabel, type Label } from '../ifc/label.js';
 import type {
   DefinitionPin,
@@ -93,7 +92,7 @@ export class MemoryRateLimits implements RateLimitStore {
 
 export class MemorySwitches implements SwitchStore {
   private readonly values = new Map<SwitchName, boolean>();
-  private readonly events = new EventEmitter<{ change: [SwitchName, boolean] }>();
+  private readonly changes = new Listeners<[SwitchName, boolean]>();
 
   async get(name: SwitchName): Promise<boolean> {
     return this.values.get(name) ?? false;
@@ -101,12 +100,11 @@ export class MemorySwitches implements SwitchStore {
 
   async set(name: SwitchName, on: boolean): Promise<void> {
     this.values.set(name, on);
-    this.events.emit('change', name, on);
+    this.changes.tell(name, on);
   }
 
   watch(listener: (name: SwitchName, on: boolean) => void): () => void {
-    this.events.on('change', listener);
-    return () => this.events.off('change', listener);
+    return this.changes.watch(listener);
   }
 }
 
@@ -129,17 +127,19 @@ export class Waiters {
   }
 }
 
-/** Tells listeners that approvals changed, within this process. */
-export class ChangeListeners {
-  private readonly events = new EventEmitter<{ change: [] }>();
+/** Whoever watches a store for changes, within this process: `watch` returns the way to stop. */
+export class Listeners<A extends unknown[]> {
+  private readonly listeners = new Set<(...args: A) => void>();
 
-  watch(listener: () => void): () => void {
-    this.events.on('change', listener);
-    return () => this.events.off('change', listener);
+  watch(listener: (...args: A) => void): () => void {
+    // A wrapper of its own, so one listener watching twice is told twice and stops once per watch.
+    const one = (...args: A) => listener(...args);
+    this.listeners.add(one);
+    return () => void this.listeners.delete(one);
   }
 
-  changed(): void {
-    this.events.emit('change');
+  tell(...args: A): void {
+    for (const listener of [...this.listeners]) listener(...args);
   }
 }
 
@@ -160,11 +160,11 @@ export class MemoryApprovals implements ApprovalStore {
   private readonly settled = new Map<string, ApprovalVerdict>();
   private grantList: Grant[] = [];
   private readonly waiters = new Waiters();
-  private readonly changes = new ChangeListeners();
+  private readonly changes = new Listeners<[]>();
 
   async add(p: PendingApproval): Promise<void> {
     this.pending.set(p.id, copy(p));
-    this.changes.changed();
+    this.changes.tell();
   }
 
   watch(listener: () => void): () => void {
@@ -183,7 +183,7 @@ export class MemoryApprovals implements ApprovalStore {
     // Settled ids are remembered only briefly: long enough for a waiter that asks right after.
     setTimeout(() => this.settled.delete(id), 60_000).unref();
     this.waiters.wake(id, verdict);
-    this.changes.changed();
+    this.changes.tell();
     return p;
   }
 
@@ -246,16 +246,16 @@ export class MemoryPins implements PinStore {
   private readonly pins = new Map<string, DefinitionPin>();
 
   async list(server?: string): Promise<DefinitionPin[]> {
-    return [...this.pins.values()].filter((p) => server === undefined || p.server === server).map((p) => structuredClone(p));
+    return [...this.pins.values()].filter((p) => server === undefined || p.server === server).map(copy);
   }
 
   async get(server: string, kind: DefinitionPin['kind'], name: string): Promise<DefinitionPin | undefined> {
     const pin = this.pins.get(pinId({ server, kind, name }));
-    return pin && structuredClone(pin);
+    return pin && copy(pin);
   }
 
   async put(pins: readonly DefinitionPin[]): Promise<void> {
-    for (const p of pins) this.pins.set(pinId(p), structuredClone(p));
+    for (const p of pins) this.pins.set(pinId(p), copy(p));
   }
 }
 

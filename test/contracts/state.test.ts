@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryState } from '../../src/state/memory-state.js';
 import { redisState } from '../../src/state/redis-state.js';
@@ -13,10 +14,21 @@ import { pending, stateContract } from './state.js';
 
 stateContract('memory', async () => ({ state: memoryState() }));
 
+const SQLITE_TABLES = ['session_labels', 'identity_marks', 'switches', 'approvals', 'grants', 'pins', 'records'];
+
+/** Another connection to the file makes SQLite refuse every write to it: a trigger on every table. */
+function refuseWrites(file: string): void {
+  const other = new Database(file);
+  for (const table of SQLITE_TABLES) {
+    for (const op of ['INSERT', 'UPDATE', 'DELETE']) other.exec(`CREATE TRIGGER refuse_${op}_${table} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'writes refused'); END`);
+  }
+  other.close();
+}
+
 stateContract('sqlite', async () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'sluice-state-')), 'state.db');
   const key = randomBytes(32);
-  return { state: sqliteState(file, key), reopen: async () => sqliteState(file, key) };
+  return { state: sqliteState(file, key), reopen: async () => sqliteState(file, key), breakWrites: async () => refuseWrites(file) };
 });
 
 describe('sqlite state shared by two processes on one data dir', () => {
@@ -29,7 +41,7 @@ describe('sqlite state shared by two processes on one data dir', () => {
     expect(await b.switches.get('paused')).toBe(false); // cached in b
     await a.labels.raise(holder, { integrity: 'trusted', confidentiality: 'secret' });
     await a.switches.set('paused', true);
-    // b looks for other writers at most once a millisecond (see Staleness in sqlite-state.ts).
+    // b looks for other writers at most once a millisecond (see src/state/sqlite/staleness.ts).
     await new Promise((r) => setTimeout(r, 5));
     expect(await b.labels.of(holder)).toEqual({ integrity: 'trusted', confidentiality: 'secret' });
     expect(await b.labels.of({ id: 'new', agent: 'alice', stateless: true })).toEqual({ integrity: 'trusted', confidentiality: 'secret' });
@@ -48,9 +60,14 @@ describe('redis', () => {
     await redis?.stop();
   });
   stateContract('redis', async () => {
-    // Each test its own key prefix: a fresh store on the one server.
+    // Each test its own key prefix: a fresh store on the one server; and its own user, whose rights it can lose.
     const options = { keyPrefix: `t${randomBytes(4).toString('hex')}:`, sealKey: randomBytes(32) };
-    return { state: await redisState(redis.url, options), reopen: () => redisState(redis.url, options) };
+    const user = await redis.newUser();
+    return {
+      state: await redisState(user.url, options),
+      reopen: () => redisState(user.url, options),
+      breakWrites: async () => void (await redis.command('ACL', 'SETUSER', user.name, '-@write')),
+    };
   });
 
   describe('shared by replicas', () => {

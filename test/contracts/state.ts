@@ -10,6 +10,11 @@ export interface StateUnderTest {
   state: StateStores;
   /** For stores that persist: close and open the same store again, as a restart does. */
   reopen?: () => Promise<StateStores>;
+  /**
+   * For stores that can fail: from now on the store's engine itself refuses every write (a trigger in SQLite,
+   * the user's rights in Redis), while reads still work.
+   */
+  breakWrites?: () => Promise<void>;
 }
 
 /** An approval request as a gateway would add it (the redis tests across replicas use it too). */
@@ -29,7 +34,7 @@ export const pending = (id: string, session = 's1'): PendingApproval => ({
 });
 
 /**
- * The state ports' contract: what every implementation (memory, SQLite, and later Redis) must do alike.
+ * The state ports' contract: what every implementation (memory, SQLite, Redis) must do alike.
  * Each test makes a fresh store.
  */
 export function stateContract(name: string, make: () => Promise<StateUnderTest>): void {
@@ -205,6 +210,29 @@ export function stateContract(name: string, make: () => Promise<StateUnderTest>)
       expect(await again.approvals.wait('p9')).toMatchObject({ granted: false, outcome: 'expired' });
       expect((await again.sessions.get('sid'))?.agent).toBe('alice');
       await again.close();
+    });
+
+    it('fails closed: a write the store cannot make is refused, and nothing acts as if it were made', async () => {
+      const { state, breakWrites } = await make();
+      if (!breakWrites) return void (await state.close()); // memory: nothing can refuse a write
+      const s1 = { id: 's1', agent: 'alice', stateless: false };
+      expect(await state.labels.of(s1)).toEqual(BOTTOM);
+      const told: boolean[] = [];
+      state.switches.watch((_name, on) => told.push(on));
+      await breakWrites();
+      await expect(state.switches.set('paused', true)).rejects.toThrow();
+      await expect(state.labels.raise(s1, PII)).rejects.toThrow();
+      await expect(state.approvals.add(pending('p1'))).rejects.toThrow();
+      await expect(state.approvals.addGrant({ agent: 'alice', tool: 't', scope: 'always', definitionHash: 'd' })).rejects.toThrow();
+      await expect(state.consoleLogins.put('k', { createdAt: 'now' }, 60_000)).rejects.toThrow();
+      // Not paused (and nobody told it was), the label did not rise, nothing is waiting, granted or stored.
+      expect(told).toEqual([]);
+      expect(await state.switches.get('paused')).toBe(false);
+      expect(await state.labels.of(s1)).toEqual(BOTTOM);
+      expect(await state.approvals.list()).toEqual([]);
+      expect(await state.approvals.grants('alice', 't')).toEqual([]);
+      expect(await state.consoleLogins.get('k')).toBeUndefined();
+      await state.close();
     });
 
     it('pins: put, get, list by server, replace by server/kind/name, copies, and a restart keeps them', async () => {

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { findEngine } from '../setup/engines.js';
 import { freePort, stopChild } from './spawn.js';
 
@@ -13,6 +15,13 @@ export interface RedisServer {
   /** Stops it, keeping the port, so `start()` can bring the same server back (for "Redis went away" tests). */
   pause(): Promise<void>;
   start(): Promise<void>;
+  /** Runs one command as the server's admin (the default user): `ACL SETUSER` to make commands fail for real, say. */
+  command(...args: string[]): Promise<unknown>;
+  /**
+   * A user of its own that may do anything, and the URL that connects as it: taking its rights away
+   * (`ACL SETUSER name -@write`) makes only its connections' commands fail, for real, while Redis stays up.
+   */
+  newUser(): Promise<{ name: string; url: string }>;
 }
 
 /** A real redis-server on a random loopback port, in a temp dir, without persistence. */
@@ -39,6 +48,15 @@ export async function startRedis(): Promise<RedisServer> {
     await stopChild(c, 'SIGKILL'); // an outage, not a shutdown: nothing is saved anyway
   };
   await start();
+  const command = async (...args: string[]): Promise<unknown> => {
+    const admin = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    try {
+      await admin.connect();
+      return await admin.call(args[0], ...args.slice(1));
+    } finally {
+      admin.disconnect();
+    }
+  };
   return {
     get url() {
       return `redis://127.0.0.1:${port}/0`;
@@ -48,6 +66,12 @@ export async function startRedis(): Promise<RedisServer> {
     },
     start,
     pause: halt,
+    command,
+    newUser: async () => {
+      const [name, password] = [`u${randomBytes(4).toString('hex')}`, randomBytes(12).toString('hex')];
+      await command('ACL', 'SETUSER', name, 'on', `>${password}`, '~*', '&*', '+@all');
+      return { name, url: `redis://${name}:${password}@127.0.0.1:${port}/0` };
+    },
     stop: async () => {
       await halt();
       rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { CONFIDENTIALITY } from '../ifc/label.js';
+import { CONFIDENTIALITY } from '../../ifc/label.js';
 
 /**
  * The Lua scripts the Redis state runs. Each runs atomically on the server, so a check and the write that
