@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sqliteState } from '../dist/state/sqlite-state.js';
+import { sqliteState } from './sluice-internals.js';
 
 export interface StateFigure {
   operation: string;
