@@ -51,7 +51,7 @@ mcpServers:
       marked_closed: { openWorld: false }
 `);
   token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('eve').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 

@@ -67,7 +67,7 @@ mcpServers:
     label: { integrity: trusted }
 `);
   token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('eve').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 

@@ -50,7 +50,7 @@ mcpServers:
     command: node
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
 `);
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
   const token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('dev').token;
   client = await connectWithToken(gw.url, token, 'ancestors');
 });

@@ -62,7 +62,7 @@ mcpServers:
   tokens.alice = store.create('alice').token;
   tokens.carol = store.create('carol').token;
   tokens.dave = store.create('dave').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 

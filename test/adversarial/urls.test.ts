@@ -72,7 +72,7 @@ mcpServers:
   tokens.mallory = store.create('mallory').token;
   tokens.ops = store.create('ops').token;
   tokens.admin = store.create('admin').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => {
   await gw?.stop();
