@@ -29,7 +29,7 @@ export function postgresBinaries(): PostgresBinaries {
   if (cannotRun(native, user) === undefined) return { ...binariesIn(native), user };
   const copy = reachableCopy(native);
   const why = cannotRun(copy, user);
-  if (why !== undefined) throw new Error(`embedded Postgres: the postgres user (uid ${user.uid}) cannot run ${binariesIn(copy).initdb}: ${why}`);
+  if (why !== undefined) throw new Error(`embedded Postgres: the postgres user (uid ${user.uid}) cannot run ${binariesIn(copy).initdb}: ${why} (it must be able to enter every folder on the way: point TMPDIR at one it can)`);
   return { ...binariesIn(copy), user };
 }
 
