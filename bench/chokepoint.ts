@@ -41,7 +41,7 @@ export async function measureChokepoint(calls = 20_000, sizes: [string, number][
   const config = parseConfig(CONFIG, 'bench.yaml', {});
   const state = memoryState();
   // The recorder without an audit log, with a decision listener as telemetry would have: what is measured is the pipeline.
-  const recorder = new AuditRecorder(undefined, silentLogger, 1024, () => undefined);
+  const recorder = new AuditRecorder(undefined, silentLogger, 1024, 'bench');
   const security = new Security(config, { ...state, tokens: new MemoryTokenStore(), hooks: new Hooks([], () => undefined), recorder });
   const server = config.servers[0] as ServerConfig;
   const tool: Params = { name: 'everything__echo', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };

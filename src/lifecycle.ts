@@ -2,9 +2,9 @@ import { channel, type Channel } from 'node:diagnostics_channel';
 
 /**
  * The gateway's lifecycle events, published at one edge each on `node:diagnostics_channel`: a client request
- * answered (dispatch), an upstream request answered, an audit batch committed. Metrics and traces subscribe;
- * the core never imports them. Publishing costs a property check when nobody listens: callers ask `active`
- * before they measure anything.
+ * answered (dispatch), an upstream request answered, a decision recorded, an audit batch committed. Metrics,
+ * traces and the console's charts subscribe; the core never imports them. Publishing costs a property check
+ * when nobody listens: callers ask `active` before they measure anything.
  */
 /**
  * What a tracer keeps with one request or upstream call: the W3C context the client sent, and — once a
@@ -85,6 +85,17 @@ export interface DroppedEvent {
   server?: string;
 }
 
+/**
+ * A decision recorded (audit/recorder.ts), with the gateway that made it: a channel is process-wide, and a
+ * process may run several gateways. `decision` is the policy's `DecisionEvent` (policy/decision.ts), which this
+ * module sits below and cannot name: `Gateway.onDecision` hands it on typed, filtered to one gateway.
+ */
+export interface DecisionRecordedEvent {
+  /** The recording gateway's `id`. */
+  gateway: string;
+  decision: unknown;
+}
+
 export interface AuditCommitEvent {
   records: number;
   durationS: number;
@@ -119,6 +130,7 @@ export const lifecycle = {
   upstreamStart: typed<UpstreamStartEvent>('sluice:upstream-start'),
   step: typed<StepEvent>('sluice:step'),
   upstreamRequest: typed<UpstreamRequestEvent>('sluice:upstream-request'),
+  decision: typed<DecisionRecordedEvent>('sluice:decision'),
   auditCommit: typed<AuditCommitEvent>('sluice:audit-commit'),
   dropped: typed<DroppedEvent>('sluice:dropped'),
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createApprover } from '../approvals/approver.js';
 import { ApprovalQueue } from '../approvals/queue.js';
 import { AuditLog } from '../audit/log.js';
@@ -6,7 +7,6 @@ import { HeadSigner } from '../audit/signing.js';
 import type { AuditStore } from '../audit/store.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { silentLogger, type Logger } from '../log.js';
-import type { DecisionEvent } from '../policy/decision.js';
 import { Hooks } from '../policy/hooks.js';
 import { Security } from '../policy/security.js';
 import type { StateStores, TokenStore } from '../state/ports.js';
@@ -27,8 +27,6 @@ export interface GatewayDeps {
   audit?: AuditStore | false;
   /** Default: the shared state's token store, else the token file (hashes) in the data dir. */
   tokens?: TokenStore;
-  /** The telemetry hook point: told about every decision. */
-  onDecision?: (event: DecisionEvent) => void;
 }
 
 /**
@@ -40,11 +38,9 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
   const log = deps.log ?? silentLogger;
   const state = deps.state ?? (await openState(config, log));
   const audit = await openAudit(config, deps.audit, log);
-  let gateway: Gateway | undefined;
-  const recorder = new AuditRecorder(audit, log, config.security.audit.maxFieldBytes, (event) => {
-    gateway?.events.emit('decision', event);
-    deps.onDecision?.(event);
-  });
+  // What the gateway's decisions carry on the process-wide lifecycle channel (Gateway.onDecision filters by it).
+  const id = randomUUID();
+  const recorder = new AuditRecorder(audit, log, config.security.audit.maxFieldBytes, id);
   const hooks = new Hooks(config.security.hooks, (module, error) => log.error({ hook: module, error }, 'hook failed'));
   await hooks.load();
   const approvals = new ApprovalQueue(state.approvals, config.security.approvals.timeoutMs);
@@ -59,8 +55,7 @@ export async function createGateway(config: GatewayConfig, deps: GatewayDeps = {
     approver: createApprover(approvals, recorder, { askClient, keepAliveMs }),
   });
   const oauth = config.security.oauth && new OAuthResource(config.security.oauth);
-  gateway = new Gateway({ config, log, security, approvals, state, audit, oauth, upstreamTokens: new UpstreamTokens() });
-  return gateway;
+  return new Gateway({ id, config, log, security, approvals, state, audit, oauth, upstreamTokens: new UpstreamTokens() });
 }
 
 /** The audit log over its store, with the head signer from the data dir; none when it is switched off. */

@@ -15,6 +15,7 @@ import { DefinitionGuard, type DefinitionEvent, type OfferedServer } from '../de
 import { SLUICE_VERSION } from '../version.js';
 import { AuthFailures } from './auth-failures.js';
 import { Catalog } from './catalog.js';
+import { definitionDecision } from './definition-decision.js';
 import { FanOut } from './fan-out.js';
 import { ParkedRelay } from './parked-relay.js';
 import type { OAuthResource } from '../identity/oauth-resource.js';
@@ -30,6 +31,8 @@ export type { Listener } from './fan-out.js';
 
 /** Everything a gateway is made of, built by the composition root (create.ts) and handed in. */
 export interface GatewayParts {
+  /** What this gateway's decisions carry on the process-wide `lifecycle.decision` channel. */
+  id: string;
   config: GatewayConfig;
   log: Logger;
   security: Security;
@@ -56,6 +59,7 @@ const SHARED_CLIENT_CAPABILITIES: Params = { sampling: {}, elicitation: {} };
  */
 export class Gateway {
   readonly serverInfo = { name: 'sluice', version: SLUICE_VERSION };
+  readonly id: string;
   readonly config: GatewayConfig;
   readonly log: Logger;
   readonly security: Security;
@@ -73,8 +77,8 @@ export class Gateway {
   readonly parkedRelay: ParkedRelay;
   /** Refused logins from the front doors, recorded and coalesced per source. */
   readonly authFailures: AuthFailures;
-  /** `status`: upstreams, the catalog or the sessions changed (the console listens); `decision`: every decision made. */
-  readonly events = new EventEmitter<{ status: []; decision: [DecisionEvent] }>();
+  /** `status`: upstreams, the catalog or the sessions changed (the console listens). Decisions: `onDecision`. */
+  readonly events = new EventEmitter<{ status: [] }>();
   catalog: Catalog;
   /** Pins every definition upstreams offer and decides what clients may see (quarantine, approval). */
   readonly definitions: DefinitionGuard;
@@ -90,6 +94,7 @@ export class Gateway {
   private signatures = { tools: '', prompts: '', resources: '' };
 
   constructor(parts: GatewayParts) {
+    this.id = parts.id;
     this.config = parts.config;
     this.log = parts.log;
     this.security = parts.security;
@@ -296,21 +301,13 @@ export class Gateway {
   /** One audit record per definition seen first, changed, approved or rejected. */
   async recordDefinition(e: DefinitionEvent): Promise<void> {
     if (e.outcome === 'quarantined') this.log.warn({ upstream: e.server, kind: e.kind, name: e.name, reason: e.reason }, 'definition quarantined');
-    await this.security.recorder.record({
-      time: new Date().toISOString(),
-      agent: e.by ?? 'sluice',
-      session: '-',
-      transport: '-',
-      method: 'definition',
-      target: `${e.kind} ${e.name}`,
-      upstream: e.server,
-      outcome: e.outcome,
-      reason: `${e.change}: ${e.reason}`,
-      findings: e.findings,
-      hashBefore: e.before,
-      hashAfter: e.after,
-      durationMs: 0,
-    });
+    await this.security.recorder.record(definitionDecision(e));
+  }
+
+  /** Every decision this gateway records, from the process-wide `lifecycle.decision` channel; returns the unsubscribe. */
+  onDecision(listener: (event: DecisionEvent) => void): () => void {
+    // The recorder (audit/recorder.ts) publishes the policy's DecisionEvent; lifecycle.ts cannot name its type.
+    return lifecycle.decision.subscribe((e) => void (e.gateway === this.id && listener(e.decision as DecisionEvent)));
   }
 
   /** A message the method table does not carry (or does not know): dropped, logged, counted (per upstream too). */

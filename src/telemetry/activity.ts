@@ -37,8 +37,7 @@ export class Activity {
       const outcome = (OUTCOMES as readonly string[]).includes(d.outcome) ? (d.outcome as Outcome) : 'error';
       this.note(outcome, d.durationMs);
     };
-    gateway.events.on('decision', onDecision);
-    this.off = () => gateway.events.off('decision', onDecision);
+    this.off = gateway.onDecision(onDecision);
   }
 
   private note(outcome: Outcome, durationMs: number): void {

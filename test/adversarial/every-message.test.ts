@@ -84,7 +84,7 @@ mcpServers:
 `);
   const store = new FileTokenStore(gw.gateway.config.security.tokensFile);
   for (const agent of ['mallory', 'stateless', 'stateless2', 'carol', 'dave', 'erin', 'frank']) tokens[agent] = store.create(agent).token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => {
   await gw?.stop();

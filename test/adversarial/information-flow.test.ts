@@ -110,7 +110,7 @@ describe('information-flow control', () => {
     await bob.callTool({ name: 'vault__read_text_file', arguments: { path: `${world.vault}/key.b64` } });
     expect((await write(bob, 'before-reset.txt', 'x')).isError).toBe(true);
     const events: string[] = [];
-    world.gw.gateway.events.on('decision', (e) => void (e.method === 'operator' && events.push(e.target)));
+    world.gw.gateway.onDecision((e) => void (e.method === 'operator' && events.push(e.target)));
     expect((await resetAgent('bob')).status).toBe(200);
     expect(events).toEqual(['session reset agent bob']);
     await read(bob, `${world.sandbox}/trusted/policy.txt`);
@@ -136,11 +136,11 @@ describe('information-flow control', () => {
     await resetAgent('alice');
     const events: { outcome: string; step?: string; rule?: string; target: string; labelAfter?: unknown }[] = [];
     const listener = (e: (typeof events)[number]) => void events.push(e);
-    world.gw.gateway.events.on('decision', listener);
+    const off = world.gw.gateway.onDecision(listener);
     const alice = await world.connect(world.tokens.alice);
     await alice.callTool({ name: 'everything__echo', arguments: { message: 'hi' } });
     await alice.callTool({ name: 'files__read_text_file', arguments: { path: '/etc/passwd' } });
-    world.gw.gateway.events.off('decision', listener);
+    off();
     expect(events).toEqual([
       expect.objectContaining({ target: 'everything__echo', outcome: 'allow', labelAfter: { integrity: 'untrusted', confidentiality: 'public' } }),
       expect.objectContaining({ target: 'files__read_text_file', outcome: 'deny', step: 'paths' }),

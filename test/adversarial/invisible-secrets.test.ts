@@ -10,6 +10,7 @@ import { connectWithToken } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM, ROOT } from '../helpers/servers.js';
+import { decisionsFor } from '../helpers/decisions.js';
 
 /**
  * Secrets shaped to slip past the filters: split by characters that render as nothing but that a hand-made
@@ -67,17 +68,18 @@ mcpServers:
     label: { integrity: trusted }
 `);
   token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('eve').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 
 const connect = (): Promise<Client> => connectWithToken(gw.url, token, 'invisible');
 
 async function refusedByFlow(c: Client, args: Record<string, unknown>, what: string) {
+  const since = decisions.length;
   const r = await c.callTool({ name: 'web__fetch', arguments: args });
   expect(r.isError, what).toBe(true);
   expect(textOf(r), what).toMatch(/refused this call at the information-flow step: the session holds secret data and web__fetch is cleared for public only/);
-  expect(decisions.at(-1), what).toMatchObject({ target: 'web__fetch', outcome: 'deny', step: 'information-flow' });
+  expect(decisionsFor(decisions, since, { target: 'web__fetch', arguments: args }), what).toEqual([expect.objectContaining({ outcome: 'deny', step: 'information-flow' })]);
 }
 
 async function auditText(): Promise<string> {

@@ -9,6 +9,7 @@ import { connectWithToken } from '../helpers/clients.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM } from '../helpers/servers.js';
+import { decisionsFor } from '../helpers/decisions.js';
 
 /**
  * A deny rule must not be walked around through the folders above what it denies. With
@@ -50,7 +51,7 @@ mcpServers:
     command: node
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
 `);
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
   const token = new FileTokenStore(gw.gateway.config.security.tokensFile).create('dev').token;
   client = await connectWithToken(gw.url, token, 'ancestors');
 });
@@ -68,10 +69,12 @@ async function ok(tool: string, args: Record<string, unknown>): Promise<string> 
 }
 
 async function refused(tool: string, args: Record<string, unknown>, reason: RegExp, step = 'paths'): Promise<void> {
+  const since = decisions.length;
   const result = await call(tool, args);
   expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
   expect(textOf(result)).toMatch(new RegExp(`sluice refused this call at the ${step} step: ${reason.source}`));
-  expect(decisions.at(-1)).toMatchObject({ outcome: 'deny', step });
+  // By its tool alone: the record holds the paths as checked (canonical: no trailing slash), not as sent.
+  expect(decisionsFor(decisions, since, { target: `files__${tool}` })).toEqual([expect.objectContaining({ outcome: 'deny', step })]);
 }
 
 describe('writes to a folder above denied paths', () => {

@@ -98,7 +98,7 @@ describe.each(SERVERS)('path equivalents through $kind', (spec) => {
   beforeAll(async () => {
     world = makeWorld();
     gw = await startTestGateway(yamlFor(world, spec.server(world)));
-    gw.gateway.events.on('decision', (e) => decisions.push(e));
+    gw.gateway.onDecision((e) => decisions.push(e));
     client = new Client({ name: 'attacker', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
   });

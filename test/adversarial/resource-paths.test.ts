@@ -9,6 +9,7 @@ import type { DecisionEvent } from '../../src/policy/decision.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/servers.js';
 import { connectWithToken } from '../helpers/clients.js';
+import { decisionsFor } from '../helpers/decisions.js';
 
 /**
  * `resources/read` of a `file:` URI is a file read: the role's path rules apply, canonicalised the same way as
@@ -62,15 +63,16 @@ mcpServers:
   tokens.alice = store.create('alice').token;
   tokens.carol = store.create('carol').token;
   tokens.dave = store.create('dave').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => gw?.stop());
 
 const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'resource-paths');
 
 async function refused(c: Client, uri: string, step: string) {
+  const since = decisions.length;
   await expect(c.readResource({ uri }), uri).rejects.toThrow(new RegExp(`sluice refused this request at the ${step} step`));
-  expect(decisions.at(-1), uri).toMatchObject({ method: 'resources/read', outcome: 'deny', step });
+  expect(decisionsFor(decisions, since, { method: 'resources/read', target: uri }), uri).toEqual([expect.objectContaining({ outcome: 'deny', step })]);
 }
 
 describe('path rules on file: resources', () => {
@@ -138,8 +140,9 @@ describe('the URI that is checked is the URI that is forwarded', () => {
       [`file://${allowed}/notes.txt?`, /query or fragment/],
       ['file://elsewhere.example/etc/passwd', /host/],
     ] as const) {
+      const since = decisions.length;
       await expect(c.readResource({ uri }), uri).rejects.toThrow(why);
-      expect(decisions.at(-1), uri).toMatchObject({ method: 'resources/read', outcome: 'deny' });
+      expect(decisionsFor(decisions, since, { method: 'resources/read', target: uri }), uri).toEqual([expect.objectContaining({ outcome: 'deny' })]);
     }
     await c.close();
   });

@@ -11,6 +11,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { EVERYTHING, ROOT } from '../helpers/servers.js';
 import { connectWithToken } from '../helpers/clients.js';
+import { decisionsFor } from '../helpers/decisions.js';
 
 /**
  * SSRF through tools that fetch: server-everything's gzip-file-as-resource fetches any URL it is given, and a
@@ -72,7 +73,7 @@ mcpServers:
   tokens.mallory = store.create('mallory').token;
   tokens.ops = store.create('ops').token;
   tokens.admin = store.create('admin').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 });
 afterAll(async () => {
   await gw?.stop();
@@ -81,15 +82,22 @@ afterAll(async () => {
 
 const connect = (token: string): Promise<Client> => connectWithToken(gw.url, token, 'urls');
 
-const gzip = (c: Client, data: string) => c.callTool({ name: 'everything__gzip-file-as-resource', arguments: { name: 'x.gz', data, outputType: 'resource' } });
-const fetchIt = (c: Client, q: string) => c.callTool({ name: 'web__fetch', arguments: { q } });
+interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+const gzipCall = (data: string): ToolCall => ({ name: 'everything__gzip-file-as-resource', arguments: { name: 'x.gz', data, outputType: 'resource' } });
+const fetchCall = (q: string): ToolCall => ({ name: 'web__fetch', arguments: { q } });
+const gzip = (c: Client, data: string) => c.callTool(gzipCall(data));
+const fetchIt = (c: Client, q: string) => c.callTool(fetchCall(q));
 
-async function refusedAtUrls(result: Promise<{ isError?: unknown; content?: unknown }>, what: string, reason: RegExp) {
-  const r = await result;
+async function refusedAtUrls(c: Client, call: ToolCall, what: string, reason: RegExp) {
+  const since = decisions.length;
+  const r = await c.callTool(call);
   expect(r.isError, what).toBe(true);
   expect(textOf(r), what).toMatch(/sluice refused this call at the urls step/);
   expect(textOf(r), what).toMatch(reason);
-  expect(decisions.at(-1), what).toMatchObject({ outcome: 'deny', step: 'urls' });
+  expect(decisionsFor(decisions, since, { target: call.name, arguments: call.arguments }), what).toEqual([expect.objectContaining({ outcome: 'deny', step: 'urls' })]);
 }
 
 describe('URL rules against SSRF', () => {
@@ -97,22 +105,22 @@ describe('URL rules against SSRF', () => {
     const c = await connect(tokens.mallory);
     const metadata = /cloud metadata host \(169\.254\.169\.254\)/;
     for (const u of ['http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://0251.0376.0251.0376/', 'http://169.254.43518/', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://%31%36%39.254.169.254/', 'HTTP://169.254.169.254.:80/']) {
-      await refusedAtUrls(gzip(c, u), u, metadata);
+      await refusedAtUrls(c, gzipCall(u), u, metadata);
     }
-    await refusedAtUrls(gzip(c, 'http://[fd00:ec2::254]/latest/'), 'fd00:ec2::254', /cloud metadata host/);
-    await refusedAtUrls(gzip(c, 'http://metadata.google.internal/computeMetadata/v1/'), 'gce', /cloud metadata host/);
+    await refusedAtUrls(c, gzipCall('http://[fd00:ec2::254]/latest/'), 'fd00:ec2::254', /cloud metadata host/);
+    await refusedAtUrls(c, gzipCall('http://metadata.google.internal/computeMetadata/v1/'), 'gce', /cloud metadata host/);
     await c.close();
   });
 
   it('refuses loopback and private hosts, userinfo and trailing-dot tricks included', async () => {
     const c = await connect(tokens.mallory);
     for (const u of ['http://127.0.0.1:8808/admin/pause', 'http://127.1/', 'http://localhost./', 'http://LOCALHOST/', 'http://example.com@127.0.0.1/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://0/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[fe80::1]/']) {
-      await refusedAtUrls(gzip(c, u), u, /(loopback|private|link-local|unspecified) host/);
+      await refusedAtUrls(c, gzipCall(u), u, /(loopback|private|link-local|unspecified) host/);
     }
     // In any argument of a fetch-like tool, not only one named `url`.
-    await refusedAtUrls(fetchIt(c, 'http://0x7f.1/admin'), 'q', /loopback host \(127\.0\.0\.1\)/);
-    await refusedAtUrls(gzip(c, 'gopher://example.com/_x'), 'gopher', /scheme gopher:/);
-    await refusedAtUrls(fetchIt(c, 'https://example.com/admin/users'), 'deny rule', /example\.com\/admin/);
+    await refusedAtUrls(c, fetchCall('http://0x7f.1/admin'), 'q', /loopback host \(127\.0\.0\.1\)/);
+    await refusedAtUrls(c, gzipCall('gopher://example.com/_x'), 'gopher', /scheme gopher:/);
+    await refusedAtUrls(c, fetchCall('https://example.com/admin/users'), 'deny rule', /example\.com\/admin/);
     await c.close();
   });
 
@@ -125,8 +133,8 @@ describe('URL rules against SSRF', () => {
     const ops = await connect(tokens.ops);
     expect(textOf(await fetchIt(ops, 'http://localhost:8808/readyz'))).toMatch(/fetch got/);
     expect(textOf(await fetchIt(ops, 'http://10.20.3.4/'))).toMatch(/fetch got/);
-    await refusedAtUrls(fetchIt(ops, 'http://localhost:9999/'), 'another port', /loopback host/);
-    await refusedAtUrls(fetchIt(ops, 'http://169.254.169.254/'), 'metadata even for ops', /cloud metadata host/);
+    await refusedAtUrls(ops, fetchCall('http://localhost:9999/'), 'another port', /loopback host/);
+    await refusedAtUrls(ops, fetchCall('http://169.254.169.254/'), 'metadata even for ops', /cloud metadata host/);
     await ops.close();
   });
 });
@@ -157,9 +165,9 @@ describe('URLs as the tool\'s parser reads them', () => {
     adminHits.length = 0;
     const loopback = new RegExp(`URL http://127\\.0\\.0\\.1:${adminPort}/admin at \\w+ points at a loopback host \\(127\\.0\\.0\\.1\\)`);
     for (const u of disguises(adminPort)) {
-      await refusedAtUrls(c.callTool({ name: 'net__http_get', arguments: { url: u } }), `url: ${JSON.stringify(u)}`, loopback);
-      await refusedAtUrls(c.callTool({ name: 'net__open_link', arguments: { link: u } }), `link: ${JSON.stringify(u)}`, loopback);
-      await refusedAtUrls(fetchIt(c, u), `q: ${JSON.stringify(u)}`, loopback);
+      await refusedAtUrls(c, { name: 'net__http_get', arguments: { url: u } }, `url: ${JSON.stringify(u)}`, loopback);
+      await refusedAtUrls(c, { name: 'net__open_link', arguments: { link: u } }, `link: ${JSON.stringify(u)}`, loopback);
+      await refusedAtUrls(c, fetchCall(u), `q: ${JSON.stringify(u)}`, loopback);
     }
     expect(adminHits).toEqual([]);
     // The same tool still fetches what the rules allow: a public URL is not refused at the urls step.

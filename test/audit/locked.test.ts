@@ -63,6 +63,7 @@ describe('a locked audit file', () => {
     // While the lock is held: /healthz within 100 ms every time, and another session's tools/list answers.
     const health: number[] = [];
     let listed = 0;
+    let lastListedAt = 0;
     while (performance.now() - lockedAt < 8_000) {
       const t = performance.now();
       const res = await fetch(gw.url.replace('/mcp', '/healthz'));
@@ -71,11 +72,14 @@ describe('a locked audit file', () => {
       const list = await request(other, 10 + listed, 'tools/list');
       expect((list.json() as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
       listed++;
+      lastListedAt = performance.now();
       await new Promise((r) => setTimeout(r, 150));
     }
     expect(answeredAt).toBe(0); // the result waits for its record
     expect(Math.max(...health)).toBeLessThan(100);
-    expect(listed).toBeGreaterThan(10);
+    // Answered all along the lock, not only before it bit (how many fit in 8 s is the machine's business).
+    expect(listed).toBeGreaterThan(1);
+    expect(lastListedAt - lockedAt).toBeGreaterThan(4_000);
     expect(gw.gateway.audit!.waiting).toBeGreaterThan(0);
 
     await lock.released;

@@ -255,11 +255,12 @@ describe('kill -9 of a replica under load', () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => calls.length >= 2 * clients.length, 20_000, 'every client to be answered before the kill');
     // From the signal to the process being gone: a call sent in between is in flight on a dying replica.
     await victim.kill();
     killAt = performance.now();
-    await new Promise((r) => setTimeout(r, 3000));
+    // Enough calls after the kill to cover every client and replica, however long the machine takes to make them.
+    await waitFor(() => calls.filter((c) => c.start > killAt + 50).length > 40, 30_000, '40 calls after the kill');
     stop = true;
     await Promise.all(loops);
 

@@ -53,7 +53,7 @@ mcpServers:
     url: ${recorder.url}
     headers: { Authorization: "Bearer upstream-credential-from-config" }
 `);
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
   base = gw.url.replace(/\/mcp$/, '');
   staticToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('alice').token;
 }, 60_000);

@@ -20,7 +20,7 @@ const decisions: DecisionEvent[] = [];
 beforeAll(async () => {
   idp = await startIdentityProvider();
   gw = await startTestGateway(oauthGatewayYaml(idp.issuer, '{ "mcp:read": reader }', READER_ON_EVERYTHING));
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();

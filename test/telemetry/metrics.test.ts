@@ -95,4 +95,25 @@ describe('Prometheus metrics', () => {
     }
     expect((await fetch(metricsUrl())).status).toBe(200); // the default: loopback needs no token
   });
+
+  it('counts its own gateway\'s decisions only, though every gateway in the process publishes on one channel', async () => {
+    const other = await startTestGateway(`listen: 127.0.0.1:0\nlogLevel: silent\nagents: { a: { role: r } }\nroles: { r: { default: deny } }\nmcpServers: {}\n`);
+    const decisionsOf = async (url: string) => [...(await (await fetch(url)).text()).matchAll(/^sluice_decisions_total\{.*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    const heard: string[] = [];
+    const off = other.gateway.onDecision((e) => heard.push(`${e.method} ${e.target}`));
+    try {
+      const token = new FileTokenStore(other.gateway.config.security.tokensFile).create('a').token;
+      await new Promise((r) => setTimeout(r, 1100)); // the gateway re-reads its token file at most once a second
+      const here = await decisionsOf(metricsUrl());
+      const client = await connectWithToken(other.url, token, 'other');
+      for (let i = 0; i < 3; i++) await client.callTool({ name: 'nowhere__x', arguments: {} }).catch(() => undefined);
+      await client.close();
+      expect(heard.filter((d) => d === 'tools/call nowhere__x')).toHaveLength(3);
+      expect(await decisionsOf(other.url.replace(/\/mcp$/, '/metrics'))).toBeGreaterThanOrEqual(3);
+      expect(await decisionsOf(metricsUrl())).toBe(here);
+    } finally {
+      off();
+      await other.stop();
+    }
+  });
 });

@@ -63,7 +63,7 @@ mcpServers:
     args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/trace-recorder.mjs'))}]
 `);
   adminToken = new FileTokenStore(gw.gateway.config.security.tokensFile).create('admin:operator').token;
-  gw.gateway.events.on('decision', (e) => decisions.push(e));
+  gw.gateway.onDecision((e) => decisions.push(e));
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();
