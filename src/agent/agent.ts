@@ -189,11 +189,11 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
           displayName: display,
           server: offer.name,
           description: t.description ?? t.title ?? t.name,
-          inputSchema: t.inputSchema as Record<string, unknown>,
+          inputSchema: t.inputSchema,
           autoApproved: auto && t.annotations?.readOnlyHint === true,
           run: async (args): Promise<ToolRun> => {
             const result = await offer.client.callTool({ name: t.name, arguments: args });
-            const out = await toolResultToOutput(result as never, {
+            const out = await toolResultToOutput(result, {
               vision: this.model.vision,
               maxTextBytes: this.options.maxTextBytes,
               images: this.model.imagesInToolResults ? 'inline' : 'separate',
@@ -265,7 +265,7 @@ export class Agent extends EventEmitter<{ event: [AgentEvent] }> {
     const answer = await this.options.elicit!({ server, ...params });
     // A form answer is checked against the form before it leaves: a server must never get what it did not ask.
     if (answer.action === 'accept' && 'requestedSchema' in params) {
-      const problems = formProblems(formFields(params.requestedSchema), (answer.content ?? {}) as Record<string, unknown>);
+      const problems = formProblems(formFields(params.requestedSchema), (answer.content ?? {}));
       if (problems.length > 0) throw new AgentConfigError(`the answer to ${server}'s form does not fit it: ${problems.join('; ')}`);
     }
     const mode = params.mode === 'url' ? 'url' : 'form';

@@ -163,7 +163,7 @@ async function modelStep(o: TurnOptions, offer: StepOffer): Promise<{ text: stri
 function callOf(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }): Call {
   const call: Call = { id: part.toolCallId, name: part.toolName, input: part.input };
   if (part.invalid && InvalidToolInputError.isInstance(part.error)) {
-    const cause = part.error.cause instanceof Error ? part.error.cause.message : String(part.error.cause ?? part.error.message);
+    const cause = part.error.cause instanceof Error ? part.error.cause.message : typeof part.error.cause === 'string' ? part.error.cause : part.error.message;
     call.malformed = { text: part.error.toolInput, reason: `not valid JSON (${cause.replace(/^JSON parsing failed: Text: [\s\S]*?Error message: /, '')})` };
   } else if (part.input === null || typeof part.input !== 'object' || Array.isArray(part.input)) {
     call.malformed = { text: JSON.stringify(part.input) ?? '', reason: 'not a JSON object' };

@@ -161,7 +161,7 @@ export class AuditLog extends EventEmitter<{ appended: [AuditRecord[]] }> {
       appended = this.store.append(batch.map((w) => w.record));
     } catch (err) {
       // A store that throws instead of rejecting is a refusal all the same.
-      appended = Promise.reject(err);
+      appended = Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     appended.then(
       (sealed) => {

@@ -72,7 +72,7 @@ export class FanOut {
    * Swaps the client's progress token (on `record`) for one of ours, unique across every client of a shared
    * upstream. The record is kept by reference, so a resumed stateless call's progress goes to its retry.
    */
-  mapProgressToken(record: CallRecord): { token: string; release(): void } {
+  mapProgressToken(record: CallRecord): { token: string; release: () => void } {
     const ours = `sluice-${this.nextProgress++}`;
     this.progress.set(ours, record);
     return { token: ours, release: () => this.progress.delete(ours) };

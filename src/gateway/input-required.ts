@@ -148,7 +148,7 @@ export class ParkedCalls {
    * Where the call a requestState resumes is parked — 'here', or the id of the replica that holds it — and
    * whether it was approved. Throws for a state we did not seal, an expired one, or one bound to anything else.
    */
-  locate(state: string, binding: ParkedBinding): { where: 'here' | string; approved: boolean } {
+  locate(state: string, binding: ParkedBinding): { /** 'here', or the id of the replica holding it. */ where: string; approved: boolean } {
     const payload = unseal(state, this.key);
     const want = bindingOf(binding);
     if (!payload || typeof payload.id !== 'string' || Object.entries(want).some(([k, v]) => payload[k] !== v)) throw unknownState();

@@ -88,9 +88,7 @@ export class FileTokenStore implements TokenStore {
     }
     const tokens = (data as { tokens?: unknown } | null)?.tokens;
     if (!Array.isArray(tokens)) return [];
-    return tokens.filter(
-      (t): t is StoredToken => t !== null && typeof t === 'object' && typeof t.id === 'string' && typeof t.agent === 'string' && typeof t.sha256 === 'string' && typeof t.createdAt === 'string',
-    );
+    return (tokens as unknown[]).filter(isStoredToken);
   }
 }
 
@@ -111,4 +109,11 @@ export class MemoryTokenStore implements TokenStore {
   async entries(): Promise<TokenEntry[]> {
     return [...this.byHash.values()].map((e) => ({ ...e }));
   }
+}
+
+/** A token entry as the file must hold it; anything else in a hand-edited or damaged file is left out. */
+function isStoredToken(t: unknown): t is StoredToken {
+  if (t === null || typeof t !== 'object') return false;
+  const { id, agent, sha256, createdAt } = t as Record<string, unknown>;
+  return typeof id === 'string' && typeof agent === 'string' && typeof sha256 === 'string' && typeof createdAt === 'string';
 }

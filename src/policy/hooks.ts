@@ -86,7 +86,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(
       (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
+      (e) => (clearTimeout(timer), reject(e instanceof Error ? e : new Error(String(e)))),
     );
   });
 }

@@ -67,7 +67,7 @@ export function getAt(args: Params, at: ArgPath): unknown {
 
 /** A copy of `args` with the value at `at` replaced (the original is left untouched). */
 export function setAt(args: Params, at: ArgPath, value: unknown): Params {
-  const copy = (v: unknown): Record<string | number, unknown> => (Array.isArray(v) ? [...v] : { ...(v as object) }) as Record<string | number, unknown>;
+  const copy = (v: unknown): Record<string | number, unknown> => (Array.isArray(v) ? [...(v as unknown[])] : { ...(v as object) }) as Record<string | number, unknown>;
   const root = copy(args);
   let node = root;
   for (let i = 0; i < at.length - 1; i++) {
@@ -75,5 +75,5 @@ export function setAt(args: Params, at: ArgPath, value: unknown): Params {
     node = node[at[i]] as Record<string | number, unknown>;
   }
   node[at[at.length - 1]] = value;
-  return root as Params;
+  return root;
 }

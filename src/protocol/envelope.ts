@@ -16,7 +16,7 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   const m = value as Record<string, unknown>;
   const id = m.id;
   const idOk = id === undefined || typeof id === 'number' || typeof id === 'string';
-  const safeId: RequestId | null = idOk && id !== undefined ? (id as RequestId) : null;
+  const safeId: RequestId | null = idOk && id !== undefined ? (id) : null;
   if (m.jsonrpc !== '2.0') return invalid(safeId, '"jsonrpc" must be "2.0"');
   if (!idOk) return invalid(null, '"id" must be a string or a number');
   if (typeof id === 'number' && !Number.isFinite(id)) return invalid(null, '"id" must be a finite number');

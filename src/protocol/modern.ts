@@ -73,7 +73,7 @@ export function decorateModernResult(method: string, result: Params, serverInfo:
     out.ttlMs ??= 0;
     out.cacheScope ??= 'private';
   }
-  out._meta = { ...((result._meta as Params | undefined) ?? {}), [META.serverInfo]: serverInfo };
+  out._meta = { ...((result._meta) ?? {}), [META.serverInfo]: serverInfo };
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
 import { deliverText } from './deliver-text.js';
+import { frameText } from './ws-frame-text.js';
 import { MAX_MESSAGE_BYTES } from './upstream-message.js';
 
 /**
@@ -29,7 +30,7 @@ export class WebSocketClientTransport implements Transport {
         this.onerror?.(err);
       });
       socket.on('close', () => this.onclose?.());
-      socket.on('message', (data) => this.onFrame(data.toString()));
+      socket.on('message', (data) => this.onFrame(frameText(data)));
     });
   }
 

@@ -31,7 +31,7 @@ class ExplicitContextOnly implements ContextManager {
 }
 const setter = { set: (carrier: Record<string, unknown>, key: string, value: string) => void (carrier[key] = value) };
 const getter = {
-  get: (carrier: Record<string, unknown>, key: string) => (typeof carrier[key] === 'string' ? (carrier[key] as string) : undefined),
+  get: (carrier: Record<string, unknown>, key: string) => (typeof carrier[key] === 'string' ? (carrier[key]) : undefined),
   keys: (carrier: Record<string, unknown>) => Object.keys(carrier),
 };
 

@@ -6,6 +6,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Principal } from '../identity/principal.js';
 import { authenticate, challengeFor } from './authenticate.js';
+import { frameText } from '../protocol/ws-frame-text.js';
 import { checkLocalRequest } from './guards.js';
 
 /**
@@ -43,9 +44,8 @@ function serveSocket(front: FrontDoor, ws: WebSocket, principal: Principal): voi
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   const connection = front.connect('ws', { send: (m) => send(m) }, principal);
-  ws.on('message', (data, isBinary) => {
-    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    void connection.receive(text).then((reply) => reply && send(reply));
+  ws.on('message', (data) => {
+    void connection.receive(frameText(data)).then((reply) => reply && send(reply));
   });
   ws.on('close', () => void connection.close());
   ws.on('error', () => ws.terminate());

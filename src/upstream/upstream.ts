@@ -187,7 +187,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
         { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.options.clientCapabilities, clientInfo: { name: 'sluice', version: SLUICE_VERSION } },
         { timeoutMs: 30_000 },
       );
-      const version = String(init.protocolVersion ?? '');
+      const version = typeof init.protocolVersion === 'string' ? init.protocolVersion : '';
       if (!(LEGACY_VERSIONS as readonly string[]).includes(version)) throw new SluiceError('UPSTREAM_PROTOCOL', `server answered with unsupported protocol version "${version}"`);
       transport.setProtocolVersion?.(version);
       await peer.notify('notifications/initialized');
@@ -290,7 +290,12 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       }
       const got = result[field];
       // The catalog reads every entry's key: an entry that is not an object with a string key is dropped here.
-      if (Array.isArray(got)) for (const item of got) isEntry(item, key) ? items.push(item) : dropped++;
+      if (Array.isArray(got)) {
+        for (const item of got) {
+          if (isEntry(item, key)) items.push(item);
+          else dropped++;
+        }
+      }
       cursor = typeof result.nextCursor === 'string' && result.nextCursor !== cursor ? result.nextCursor : undefined;
       if (!cursor) break;
     }
