@@ -1,11 +1,12 @@
+import { escapeRe, firstNeedles, holds, needleGate, prefilterOf, type Prefilter } from './needles.js';
 import { prose, type Prose } from './prose.js';
 import { show } from './rules/hidden-unicode.js';
 import type { DefinitionFinding, FindingRule, Severity, WhereAt } from './scan-types.js';
 
 /**
  * The engine the prose rules run on. Rules are data (rules/*.ts): a pattern and what a match of it means. The
- * engine readies a text once, finds the needles of every rule in one pass, and runs only the rules whose needles
- * are there — most descriptions hold none of most rules'.
+ * engine readies a text once, finds the needles of every rule in one pass (needles.ts reads them off the
+ * patterns), and runs only the rules whose needles are there — most descriptions hold too few of most rules'.
  */
 
 /** One rule over prose: a pattern and its severity; `imperative` rules count only where they command. */
@@ -13,10 +14,6 @@ export interface PhraseRule {
   rule: FindingRule;
   severity: Severity;
   pattern: RegExp;
-  /** Lower-case text of which every match holds one: a description with none skips the pattern (most do). */
-  needs: readonly string[];
-  /** `needs` is matched case-sensitively against the original text. */
-  exactCase?: boolean;
   /** The phrase may also describe what a tool detects ("analyzes prompts that ignore …"): count it only as a command. */
   imperative?: boolean;
   /** Matched against the text with its quoted parts, for rules about what is in backticks. */
@@ -29,19 +26,26 @@ export interface PhraseRule {
 
 /** A rule over the sentences of a text, read only when the text holds something its pattern matches. */
 export interface SentenceRule {
-  /** Lower-case text of which a sentence the rule reads holds one. */
-  needs: readonly string[];
+  pattern: RegExp;
   scan(sentences: [number, string][], whereAt: WhereAt): DefinitionFinding[];
 }
+
+type Rule = PhraseRule | SentenceRule;
 
 /**
  * The prose rules as one scan of a text, given as it is or already readied: phrase rules in the order their
  * findings are listed, then sentence rules.
  */
 export function proseScanner(phrases: readonly PhraseRule[], sentenceRules: readonly SentenceRule[]): (text: string | Prose, whereAt: WhereAt) => DefinitionFinding[] {
-  // Rules read on the original or exact-case text test their own needles; the rest use the one pass below.
-  const own = new Map(phrases.filter((p) => p.exactCase || p.raw).map((p) => [p, new RegExp(p.needs.map(escapeRe).join('|'))]));
-  const needlesIn = needleFinder([...phrases.filter((p) => !own.has(p)), ...sentenceRules].flatMap((r) => r.needs));
+  const prefilters = new Map<Rule, Prefilter>([...phrases, ...sentenceRules].map((r) => [r, prefilterOf(r.pattern)]));
+  // A rule read on the original text tests its own needles there; the rest share the one pass below, which finds
+  // the needles that can rule a text out (each rule's first) and so the rules worth a closer look.
+  const own = new Map(phrases.filter((p) => p.raw).map((p) => [p, needleGate([p.pattern])]));
+  const byNeedle = new Map<string, Rule[]>();
+  for (const r of [...phrases.filter((p) => !own.has(p)), ...sentenceRules]) {
+    for (const n of firstNeedles(prefilters.get(r)!)) (byNeedle.get(n) ?? byNeedle.set(n, []).get(n)!).push(r);
+  }
+  const needlesIn = needleFinder([...byNeedle.keys()]);
   const leet = phrases.filter((p) => p.leet);
 
   return (text, whereAt) => {
@@ -51,16 +55,18 @@ export function proseScanner(phrases: readonly PhraseRule[], sentenceRules: read
     const plain = /[a-z][013457@$][a-z]|[013457][a-z]{2}/i.test(lower) ? deLeet(lower) : undefined;
     if (plain) for (const p of leet) if (p.pattern.test(plain)) findings.push({ rule: p.rule, severity: 'high', where: whereAt(0), evidence: 'written with digits for letters' });
     const present = needlesIn(lower);
-    let rawLower: string | undefined;
+    const candidates = new Set<Rule>();
+    for (const n of present) for (const r of byNeedle.get(n)!) candidates.add(r);
+    const has = (needle: string) => (byNeedle.has(needle) ? present.has(needle) : lower.includes(needle));
+    const found = (r: Rule) => candidates.has(r) && holds(prefilters.get(r)!, has);
     for (const p of phrases) {
-      const gate = own.get(p);
-      if (!(gate ? gate.test(p.exactCase ? unquoted : (rawLower ??= original.toLowerCase())) : p.needs.some((n) => present.has(n)))) continue;
+      if (!(own.get(p)?.test(original) ?? found(p))) continue;
       const m = p.pattern.exec(p.raw ? original : unquoted);
       if (!m || negated(unquoted, m.index) || (p.imperative && !commands(unquoted, m.index))) continue;
       if (p.notBefore?.test(unquoted.slice(m.index + m[0].length))) continue;
       findings.push({ rule: p.rule, severity: p.severity, where: whereAt(m.index), evidence: show(m[0]) });
     }
-    for (const s of sentenceRules) if (s.needs.some((n) => present.has(n))) findings.push(...s.scan(parts, whereAt));
+    for (const s of sentenceRules) if (found(s)) findings.push(...s.scan(parts, whereAt));
     return findings;
   };
 }
@@ -96,8 +102,6 @@ function commands(text: string, index: number): boolean {
 function negated(text: string, index: number): boolean {
   return /\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|not\s+(?:an?|the|as)|never\s+as)\s+(?:\w+\s+){0,3}$/i.test(text.slice(Math.max(0, index - 50), index));
 }
-
-const escapeRe = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 const deLeet = (text: string) => text.replace(/[013457@$]/g, (c) => LEET[c]);

@@ -1,16 +1,13 @@
 import { textsOf } from './definition-parts.js';
 import { PeerIndex } from './peer-index.js';
 import { joinProse, prose } from './prose.js';
-import { capabilityMismatch } from './rules/read-only-writes.js';
 import { suspiciousParameters } from './rules/context-parameters.js';
 import { embeddedSecrets } from './rules/embedded-secrets.js';
 import { encodedPayloads } from './rules/encoded-payloads.js';
-import { DATA_LEAVING, HANDING_OVER_WHAT_IT_SAW, SENDING_WHAT_THE_USER_SAID } from './rules/exfiltration.js';
 import { hiddenText } from './rules/hidden-unicode.js';
-import { CHAT_TURNS, POSING_AS_THE_SYSTEM, TAKING_OVER } from './rules/impersonation.js';
-import { AROUND_OTHER_TOOLS, BYPASSING_THE_PERSON, MISREPORTING, OVERRIDING, RUG_PULL } from './rules/orders-to-the-model.js';
-import { NOT_RELAYING, NOT_SUGGESTING, SECRECY } from './rules/secrecy.js';
-import { presetSecrets, SENSITIVE_SENTENCES } from './rules/sensitive-files.js';
+import { PHRASES, SENTENCE_RULES } from './rules/phrases.js';
+import { capabilityMismatch } from './rules/read-only-writes.js';
+import { presetSecrets } from './rules/sensitive-files.js';
 import { shadowing } from './rules/shadowing.js';
 import { proseScanner } from './scan-engine.js';
 import type { DefinitionFinding, DefinitionScan, PeerTool, ScannedDefinition } from './scan-types.js';
@@ -28,28 +25,7 @@ export { textsOf } from './definition-parts.js';
 export { revealHidden, showHidden } from './rules/hidden-unicode.js';
 export type { DefinitionFinding, DefinitionScan, FindingRule, PeerTool, ScannedDefinition, Severity } from './scan-types.js';
 
-/**
- * The prose rules in the order they are tried, which is the order their findings are listed in (and the order a
- * decision's reason names their rules in).
- */
-const PHRASES = [
-  ...OVERRIDING,
-  ...AROUND_OTHER_TOOLS,
-  ...RUG_PULL,
-  ...SECRECY,
-  ...POSING_AS_THE_SYSTEM,
-  ...CHAT_TURNS,
-  ...BYPASSING_THE_PERSON,
-  ...NOT_SUGGESTING,
-  ...MISREPORTING,
-  ...HANDING_OVER_WHAT_IT_SAW,
-  ...TAKING_OVER,
-  ...NOT_RELAYING,
-  ...SENDING_WHAT_THE_USER_SAID,
-  ...DATA_LEAVING,
-];
-
-const scanProse = proseScanner(PHRASES, [SENSITIVE_SENTENCES]);
+const scanProse = proseScanner(PHRASES, SENTENCE_RULES);
 
 /** Scans one definition; `peers` are the other servers' tools the same client sees. */
 export function scanDefinition(def: ScannedDefinition, peers: readonly PeerTool[] | PeerIndex = []): DefinitionScan {

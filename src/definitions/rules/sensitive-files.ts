@@ -11,9 +11,6 @@ import { show } from './hidden-unicode.js';
 /** The paths and stores themselves: ~/.ssh keys, .env, cloud credentials, browser profiles, wallets. */
 export const SENSITIVE = /(?:~|\$HOME|\/home\/\w+|\/Users\/\w+|%USERPROFILE%)?\/?\.(?:ssh\/(?:id_\w+(?!\.pub)|authorized_keys|known_hosts)?|aws\/credentials|aws\/config|env\b(?!\.(?:example|sample|template|dist))|npmrc|netrc|pgpass|docker\/config\.json|kube\/config|gnupg|git-credentials|bash_history|zsh_history)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\/etc\/(?:passwd|shadow|sudoers)|\bLibrary\/Application\s+Support\/(?:Google\/Chrome|Firefox|BraveSoftware)|\.config\/gcloud|application_default_credentials|_authToken|\brefresh_token\b|\bcookies\s+database\b|\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|access\s+tokens?|session\s+cookies?|browser\s+cookies|keychain|wallet\.dat|seed\s+phrase|recovery\s+phrase|mnemonic|wallet\s+(?:vault|file|keys?)|credentials\s+file|environment\s+variables?)\b|\b[A-Z][A-Z0-9]*_(?:TOKEN|API_KEY|KEY|SECRET|PASSWORD)\b/i;
 
-/** Text with none of these holds nothing SENSITIVE matches. */
-const SENSITIVE_NEEDS = ['recovery phrase', 'mnemonic', 'wallet', '_token', '_key', '_secret', '_password', 'library/application support', '.config/gcloud', 'application_default', '_authtoken', 'refresh_token', 'cookies', '.ssh', 'id_', '.aws', '.env', 'npmrc', 'netrc', 'pgpass', 'docker', 'kube', 'gnupg', 'git-cred', 'history', '/etc/', 'private key', 'ssh key', 'api', 'token', 'cookie', 'keychain', 'wallet', 'seed phrase', 'credentials', 'environment variable'];
-
 /** The verbs of fetching something and handing it over, in any form ("reads", "embedding"). */
 const HAND_OVER = /\b(?:read|cat|open|load|includ|pass|provid|attach|append|send|upload|past|cop(?:y|ie)|put|insert|add|suppl|embed|forward|collect|gather|extract|retriev|fetch|return|exfiltrat|leak|post|dump|set|value)\w*\b/i;
 /** Handed to the model or out of the machine: into an argument, to an outside place, or as an order. */
@@ -26,7 +23,7 @@ const FOR_THE_USER = /\bin\s+the\s+server(?:'s)?\s+(?:environment|config(?:urati
 
 /** Sentences that name a sensitive file and hand it over: read it and pass it on, send it out, or as an order. */
 export const SENSITIVE_SENTENCES: SentenceRule = {
-  needs: SENSITIVE_NEEDS,
+  pattern: SENSITIVE,
   scan(parts, whereAt) {
     const findings: DefinitionFinding[] = [];
     for (const [at, s] of parts) {

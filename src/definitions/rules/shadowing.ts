@@ -1,3 +1,4 @@
+import { needleGate } from '../needles.js';
 import type { PeerIndex } from '../peer-index.js';
 import type { Prose } from '../prose.js';
 import type { DefinitionFinding, ScannedDefinition } from '../scan-types.js';
@@ -12,7 +13,7 @@ import { show } from './hidden-unicode.js';
 const DIRECTIVE = /\b(?:call|calls|called|calling|invoke|invokes|invoked|run|runs|use|uses|used|when(?:ever)?|instead\s+of|rather\s+than|never|always|do\s+not|don't|must|should|first|before|after|replace[sd]?|overrides?|supersede[sd]?|route|reroute|redirect)\b/i;
 
 /** Steering a tool by name, with or without knowing its server: what no description of one's own job needs. */
-const STEERING = [
+export const STEERING = [
   /\bmodif(?:y|ies|ying)\s+(?:the\s+)?behaviou?r\s+of\b/i,
   /\b(?:whenever|each\s+time|every\s+time|when)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:tool\s+)?(?:is\s+|gets\s+)?(?:called|invoked|used|run|executed)\b[^\n]{0,120}\b(?:always|also|first|bcc|cc|reroute|redirect|replace|change|add|send|forward|instead|swap|set|append|prepend|post|include|attach|modify|rewrite)\b/i,
   /\b(?:before|when(?:ever)?)\s+(?:calling|using|invoking)\s+[`'"]?[\w-]+[`'"]?\s*,\s*(?:always\s+|first\s+)?(?:rewrite|change|replace|modify|add|set|prepend|append|swap|redirect)\b/i,
@@ -32,7 +33,8 @@ const AGAINST_PEER = /\b(?:instead\s+of|rather\s+than|never|do\s+not|don't|avoid
  */
 const ORDINARY_REFERENCE = /\bif\s+you\s+(?:do\s+not|don't)\s+(?:know|have)\b|\bto\s+(?:find|get|look\s+up|obtain|learn|list)\s+(?:it|them|the|its|an?)\b|\b(?:from|of|on)\s+this\s+server\b|\bis\s+the\s+better\s+(?:choice|option|tool)\b|\bon\s+the\s+[\w-]+\s+server\s+instead\b|\b(?:typical|usual|recommended)\s+(?:flow|order|workflow)\b|\bthen\s+(?:this\s+tool|[\w-]+_[\w-]+)\b|\byou\s+can\s+(?:still\s+|also\s+)?(?:call|use)\b|\b(?:it\s+)?(?:calls|uses|invokes|wraps|composes\s+with)\s+(?:the\s+)?(?:[\w'-]+\s+){0,3}?[\w-]+_[\w-]+|\bthrough\s+the\s+[\w' -]{0,30}'s\s+[\w-]+_[\w-]+/i;
 
-const STEERING_GATE = /behavio|whenever|each time|every time|when |before |replace|reroute|redirect|intercept|hijack|route /i;
+/** A sentence with none of the steering patterns' needles is steered by none of them. */
+const STEERING_GATE = needleGate(STEERING);
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
