@@ -29,7 +29,7 @@ export const RUG_PULL: PhraseRule[] = [
 
 /** Steering how the model treats the person: skip their consent, speak as them. */
 export const BYPASSING_THE_PERSON: PhraseRule[] = [
-  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:without|instead\s+of|no\s+need\s+to|never|do\s+not|don't)\s+(?:first\s+)?(?:asking|ask|confirming|confirm|checking|check|waiting\s+for|getting|requesting)\b(?:\s+(?:with|for|the|their|them|first|again|consent|confirmation|approval|user))*|\b(?:already\s+consented|has\s+already\s+(?:approved|agreed|consented))\b/i },
+  { rule: 'instructions-to-model', severity: 'high', pattern: /\b(?:without|instead\s+of|no\s+need\s+to|never|do\s+not|don't)\s+(?:first\s+)?(?:asking|ask|confirming|confirm|checking|check|(?:waiting\s+for|getting|requesting)(?=(?:\s+[\w'-]+){0,4}?\s+(?:consent|confirm|approv|permission|go-ahead|sign-?off)))\b(?:\s+(?:with|for|the|their|them|first|again|consent|confirmation|approval|user))*|\b(?:already\s+consented|has\s+already\s+(?:approved|agreed|consented))\b/i },
   { rule: 'instructions-to-model', severity: 'high', pattern: /\bas\s+(?:if|though)\s+(?:the\s+)?user\s+(?:had\s+)?(?:typed|said|written|asked|sent|requested)\b/i },
 ];
 
