@@ -33,7 +33,7 @@ describe('content filters', () => {
     expect(text).toContain('[REDACTED:email]');
     expect(text).toContain('[REDACTED:card-number]');
     // Prompt arguments are outgoing data: an address in them is not sent to an open-world server at all
-    // (what comes back from a prompt is filtered like any content: test/unit/pipeline.test.ts).
+    // (what comes back from a prompt is filtered like any content: test/unit/pipeline-reads.test.ts).
     await expect(alice.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'mail bob@example.org', state: 'CA' } })).rejects.toThrow(/information-flow step: the session holds pii data/);
   });
 });
