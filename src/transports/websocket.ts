@@ -45,7 +45,7 @@ function serveSocket(front: FrontDoor, ws: WebSocket, principal: Principal): voi
   const connection = front.connect('ws', { send: (m) => send(m) }, principal);
   ws.on('message', (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    void connection.receive(text).then((reply) => reply && send(reply));
+    void connection.receive(text).then((answer) => answer.body && send(answer.body));
   });
   ws.on('close', () => void connection.close());
   ws.on('error', () => ws.terminate());

@@ -106,7 +106,7 @@ describe('deploy/sluice.yaml', () => {
 });
 
 describe('ports, probes and health checks', () => {
-  const HTTP_SOURCE = readFileSync(path.join(ROOT, 'src/transports/http.ts'), 'utf8');
+  const HTTP_SOURCE = readFileSync(path.join(ROOT, 'src/transports/http-front.ts'), 'utf8');
 
   it('sluice answers the probed paths', () => {
     expect(HTTP_SOURCE).toContain("path === '/readyz'");
