@@ -59,17 +59,13 @@ export class FrontDoor {
     const parsed = parseJson(text);
     if (!parsed.ok) return { outcome: 'refused', body: parsed.error };
     if (Array.isArray(parsed.value)) return this.batch(from, parsed.value);
-    if (from instanceof ClientSession) return answered(await this.message(from, parsed.value));
     const checked = checkEnvelope(parsed.value);
     if (!checked.ok) return { outcome: 'refused', body: checked.error };
-    return this.post(from, checked.message);
+    return from instanceof ClientSession ? answered(await this.message(from, checked.message)) : this.post(from, checked.message);
   }
 
-  /** One parsed message for a session: envelope checked, stateless claims routed to a session of their own. */
-  private async message(session: ClientSession, value: unknown): Promise<JsonRpcResponse | undefined> {
-    const checked = checkEnvelope(value);
-    if (!checked.ok) return checked.error;
-    const message: JsonRpcMessage = checked.message;
+  /** One checked message for a session it came in on: a stateless claim is routed to a session of its own. */
+  private async message(session: ClientSession, message: JsonRpcMessage): Promise<JsonRpcResponse | undefined> {
     const running = this.running.get(session);
     if (running && isNotification(message) && message.method === 'notifications/cancelled') cancelIn(running, message.params?.requestId, message.params?.reason);
     if (isResponse(message) || claimedVersion(message) === undefined) return dispatch(this.gateway, session, message);
@@ -92,7 +88,12 @@ export class FrontDoor {
     if (!(session instanceof ClientSession)) return session;
     const problem = batchProblem(session.protocolVersion, values.length);
     if (problem) return failed('refused', null, ErrorCode.InvalidRequest, problem);
-    const answers = await Promise.all(values.map((v) => this.message(session, v)));
+    const answers = await Promise.all(
+      values.map((value) => {
+        const checked = checkEnvelope(value);
+        return checked.ok ? this.message(session, checked.message) : checked.error;
+      }),
+    );
     const responses = answers.filter((a): a is JsonRpcResponse => a !== undefined);
     return answered(responses.length > 0 ? responses : undefined);
   }
@@ -138,7 +139,7 @@ export class FrontDoor {
 }
 
 /** Why a batch of `size` is not allowed for a session speaking `version`, or undefined when it is. */
-export function batchProblem(version: string | undefined, size: number): string | undefined {
+function batchProblem(version: string | undefined, size: number): string | undefined {
   if (size === 0) return 'Invalid Request: empty batch';
   if (!allowsBatches(version)) return `Invalid Request: batches are not allowed by protocol revision ${version ?? '(not initialized)'}; only 2025-03-26 has them`;
   if (size > MAX_BATCH) return `Invalid Request: a batch may hold at most ${MAX_BATCH} messages, this one has ${size}`;
@@ -149,7 +150,7 @@ export function batchProblem(version: string | undefined, size: number): string 
  * For a message that claims the stateless revision in its `_meta`: a throw-away session carrying that request's
  * identity and capabilities (never stored, never reused), or the error that says why the claim is unusable.
  */
-export function statelessSession(kind: TransportKind, channel: ClientChannel, principal: Principal | undefined, message: JsonRpcRequest | JsonRpcNotification): ClientSession | RpcError {
+function statelessSession(kind: TransportKind, channel: ClientChannel, principal: Principal | undefined, message: JsonRpcRequest | JsonRpcNotification): ClientSession | RpcError {
   const version = claimedVersion(message) as string;
   if (!isModernVersion(version)) {
     return new RpcError(ModernError.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [MODERN_VERSION], requested: version });
