@@ -8,7 +8,7 @@ import { stdioPrincipal } from '../identity/principal.js';
 import type { Logger } from '../log.js';
 import { GatewayMetrics } from '../telemetry/metrics.js';
 import { tracingRequested } from '../telemetry/tracing-env.js';
-import { HttpFront } from '../transports/http.js';
+import { HttpFront } from '../transports/http-front.js';
 import { serveMetrics } from '../transports/metrics-endpoint.js';
 import { NO_STDIO_IDENTITY, serveStdio } from '../transports/stdio.js';
 import { attachWebSocket } from '../transports/websocket.js';

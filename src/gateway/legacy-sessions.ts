@@ -1,29 +1,25 @@
 import type { Principal } from '../identity/principal.js';
-import { SluiceError } from '../protocol/errors.js';
-import { isNotification, isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { ErrorCode, isNotification, isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { SessionMessage, SessionRecord } from '../state/ports.js';
 import { isSessionId, newSessionId } from '../state/seal.js';
+import { DONE, failed, type Answer } from './answer.js';
 import { dispatch } from './dispatch.js';
 import type { Gateway } from './gateway.js';
+import { header, type HttpRequest } from './http-request.js';
 import { ClientSession, type ClientChannel } from './session.js';
+import { SessionStreams, type RequestStream, type SessionStream } from './session-streams.js';
 
 /** How often a busy session's stored record is refreshed (its expiry pushed out). */
 const TOUCH_EVERY_MS = 10_000;
+
+/** How often sessions quiet for longer than the idle timeout are looked for. */
+const SWEEP_EVERY_MS = 60_000;
 
 interface Live {
   session: ClientSession;
   owner: string;
   touchedAt: number;
-}
-
-/** What the HTTP front does for a session's streams. */
-export interface SessionStreams {
-  /** Sends on the related request's stream or the session's GET stream here; false when neither is here. */
-  send(id: string, message: JsonRpcMessage, relatedTo: RequestId | undefined): boolean;
-  /** Whether this process holds the session's GET stream. */
-  streamHere(id: string): boolean;
-  /** The session ended: its streams here close. */
-  endStreams(id: string): void;
 }
 
 /**
@@ -40,13 +36,19 @@ export interface SessionStreams {
  */
 export class LegacySessions {
   private readonly live = new Map<string, Live>();
-  private readonly unsubscribe: () => void;
+  /** Their streams held here: each one's GET stream and the responses of its requests still running. */
+  private readonly streams = new SessionStreams();
+  private unsubscribe?: () => void;
+  private sweeper?: NodeJS.Timeout;
 
-  constructor(
-    private readonly gateway: Gateway,
-    private readonly streams: SessionStreams,
-  ) {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** The HTTP front opens: hear what other replicas send about sessions, and let go of idle ones. */
+  start(): void {
+    const gateway = this.gateway;
     this.unsubscribe = gateway.state.bus.subscribe('sessions', (m) => void this.fromOtherReplica(m).catch((err: Error) => gateway.log.warn({ err: err.message, session: m.session, kind: m.kind }, 'message from another replica not handled')));
+    this.sweeper = setInterval(() => this.sweepIdle(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
   }
 
   get ttlMs(): number {
@@ -61,7 +63,7 @@ export class LegacySessions {
         if (!this.gateway.state.bus.shared && !isNotification(message)) this.gateway.log.warn({ session: id(), method: (message as { method?: string }).method }, 'no open stream to reach the client');
         this.publish({ session: id(), kind: 'to-client', message: message as unknown as Record<string, unknown> });
       },
-      streamHere: () => this.streams.streamHere(id()),
+      streamHere: () => this.streams.here(id()),
       remember: () => void this.remember(id()),
       elsewhere: (message) => this.publish({ session: id(), kind: 'from-client', message: message as unknown as Record<string, unknown> }),
     };
@@ -82,19 +84,35 @@ export class LegacySessions {
     return { response, session };
   }
 
-  /** The session `id` names, for the client `owner`; SESSION_NOT_FOUND for an unknown, expired or foreign id. */
-  async find(id: string, owner: string, principal: Principal): Promise<ClientSession> {
+  /**
+   * The session a request names, or why there is none. Unknown ids, and ids used by anyone but the client that
+   * opened the session, get the same "not found", so a guessed or stolen id tells an attacker nothing.
+   */
+  async lookup(request: HttpRequest): Promise<ClientSession | Answer> {
+    const id = header(request, 'mcp-session-id');
+    if (!id) return failed('refused', null, ErrorCode.TransportError, 'Bad Request: Mcp-Session-Id header is required');
+    const session = await this.find(id, request.owner, request.principal);
+    if (!session) return failed('not-found', null, ErrorCode.SessionNotFound, 'Session not found');
+    const version = header(request, 'mcp-protocol-version');
+    if (version !== undefined && version !== session.protocolVersion && !ALL_VERSIONS.includes(version)) {
+      return failed('refused', null, ErrorCode.TransportError, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${ALL_VERSIONS.join(', ')})`);
+    }
+    return session;
+  }
+
+  /** The session `id` names, for the client `owner`; undefined for an unknown, expired or foreign id. */
+  private async find(id: string, owner: string, principal: Principal): Promise<ClientSession | undefined> {
     const live = this.live.get(id);
     if (live) {
-      if (live.owner !== owner) throw notFound();
+      if (live.owner !== owner) return undefined;
       live.session.lastSeen = Date.now();
       if (live.session.lastSeen - live.touchedAt > TOUCH_EVERY_MS) this.touch(live);
       return live.session;
     }
     // Not held here: a guessed or forged id is turned away before any store is asked (it costs Redis nothing).
-    if (!isSessionId(id, this.gateway.state.sealKey)) throw notFound();
+    if (!isSessionId(id, this.gateway.state.sealKey)) return undefined;
     const record = await this.gateway.state.sessions.get(id).catch(() => undefined);
-    if (!record || record.owner !== owner || record.agent !== principal.agent) throw notFound();
+    if (!record || record.owner !== owner || record.agent !== principal.agent) return undefined;
     return this.resume(record, principal);
   }
 
@@ -115,14 +133,36 @@ export class LegacySessions {
     return session;
   }
 
-  /** The session's GET stream opened here: this replica now serves its subscriptions. */
-  async streamOpened(session: ClientSession): Promise<void> {
-    await this.gateway.subscriptions.attachAll(session, this.gateway.catalogFor(session));
+  /** Runs a request of a session, with its POST's response held so that what belongs to the request finds it. */
+  async run(session: ClientSession, request: JsonRpcRequest, stream: RequestStream): Promise<JsonRpcResponse | undefined> {
+    const { requests } = this.streams.of(session.id);
+    requests.set(request.id, stream);
+    // A client that hangs up has cancelled its request (there is no other way on HTTP).
+    stream.onClose(() => session.inflight.get(request.id)?.abort('client disconnected'));
+    try {
+      return await dispatch(this.gateway, session, request);
+    } finally {
+      requests.delete(request.id);
+    }
   }
 
-  /** Its GET stream closed here: the replica where the client opens the next one takes the subscriptions over. */
-  async streamClosed(session: ClientSession): Promise<void> {
-    await this.gateway.subscriptions.detachAll(session, this.gateway.catalogFor(session));
+  /**
+   * GET /mcp: the session's stream for what the server says unprompted opens here (`open` makes it), and this
+   * replica serves its subscriptions until it closes — then the replica where the client opens the next one
+   * takes them over. Undefined once open; else why not.
+   */
+  async listen(request: HttpRequest, open: () => SessionStream): Promise<Answer | undefined> {
+    const session = await this.lookup(request);
+    if (!(session instanceof ClientSession)) return session;
+    const streams = this.streams.of(session.id);
+    if (streams.stream && !streams.stream.closed) return failed('conflict', null, ErrorCode.TransportError, 'Conflict: this session already has an open event stream');
+    const stream = open();
+    streams.stream = stream;
+    stream.onClose(() => {
+      if (streams.stream === stream) void this.gateway.subscriptions.detachAll(session, this.gateway.catalogFor(session));
+    });
+    await this.gateway.subscriptions.attachAll(session, this.gateway.catalogFor(session));
+    return undefined;
   }
 
   private touch(live: Live): void {
@@ -143,7 +183,7 @@ export class LegacySessions {
   private async fromOtherReplica(m: SessionMessage): Promise<void> {
     if (m.kind === 'to-client') {
       // Only the GET stream: a related request's stream is on the replica that ran the request.
-      if (m.message && this.streams.streamHere(m.session)) this.streams.send(m.session, m.message as unknown as JsonRpcMessage, undefined);
+      if (m.message && this.streams.here(m.session)) this.streams.send(m.session, m.message as unknown as JsonRpcMessage, undefined);
       return;
     }
     const live = this.live.get(m.session);
@@ -151,7 +191,7 @@ export class LegacySessions {
     if (m.kind === 'from-client' && m.message) return placeHere(live.session, m.message);
     if (m.kind === 'changed') return this.reload(live);
     if (m.kind === 'ended') {
-      this.streams.endStreams(m.session);
+      this.streams.end(m.session);
       await this.release(m.session);
     }
   }
@@ -166,8 +206,17 @@ export class LegacySessions {
     await this.gateway.subscriptions.sync(live.session, this.gateway.catalogFor(live.session));
   }
 
-  /** Ends a session (DELETE): here, in the store, on every other replica, and everything it held. */
-  async end(id: string): Promise<void> {
+  /** DELETE /mcp: the session a request names ends. */
+  async end(request: HttpRequest): Promise<Answer> {
+    const session = await this.lookup(request);
+    if (!(session instanceof ClientSession)) return session;
+    await this.endSession(session.id);
+    return DONE;
+  }
+
+  /** Ends a session: its streams here, the session here, in the store, on every other replica, and everything it held. */
+  private async endSession(id: string): Promise<void> {
+    this.streams.end(id);
     const live = this.live.get(id);
     this.live.delete(id);
     await this.gateway.state.sessions.delete(id).catch(() => undefined);
@@ -183,16 +232,16 @@ export class LegacySessions {
   }
 
   /**
-   * Sessions quiet here for longer than the idle timeout, unless `busy` says they still have a stream open.
-   * One whose record is gone too has been idle everywhere and ends; one whose record another replica kept
-   * fresh is only let go here.
+   * Sessions quiet here for longer than the idle timeout, unless they still have a stream open here. One whose
+   * record is gone too has been idle everywhere and ends; one whose record another replica kept fresh is only
+   * let go here.
    */
-  sweepIdle(busy: (id: string) => boolean): void {
+  private sweepIdle(): void {
     const limit = Date.now() - this.ttlMs;
     for (const [id, live] of this.live) {
-      if (busy(id) || live.session.lastSeen >= limit) continue;
+      if (this.streams.busy(id) || live.session.lastSeen >= limit) continue;
       void this.gateway.state.sessions.get(id).then(
-        (record) => (record ? this.release(id) : this.end(id)),
+        (record) => (record ? this.release(id) : this.endSession(id)),
         () => this.release(id),
       );
     }
@@ -200,7 +249,9 @@ export class LegacySessions {
 
   /** Lets go of every live session (shutdown); their records stay, so clients can resume after a restart. */
   async closeAll(): Promise<void> {
-    this.unsubscribe();
+    clearInterval(this.sweeper);
+    this.streams.closeAll();
+    this.unsubscribe?.();
     for (const live of this.live.values()) this.touch(live);
     this.live.clear();
   }
@@ -218,10 +269,6 @@ function placeHere(session: ClientSession, message: Record<string, unknown>): vo
     const id = m.params?.requestId;
     if (typeof id === 'string' || typeof id === 'number') session.inflight.get(id)?.abort(String(m.params?.reason ?? 'cancelled by the client'));
   }
-}
-
-function notFound(): SluiceError {
-  return new SluiceError('SESSION_NOT_FOUND', 'Session not found');
 }
 
 function recordOf(session: ClientSession, owner: string): SessionRecord {

@@ -15,8 +15,6 @@ export type LocalCode =
   | 'UPSTREAM_PROTOCOL'
   /** The client cancelled the request or went away. */
   | 'CANCELLED'
-  /** A legacy session id that is unknown, expired, or not the presenter's. */
-  | 'SESSION_NOT_FOUND'
   /** The client session ended while a request to it was open. */
   | 'SESSION_ENDED'
   /** A request from an upstream to "its client" that no client can answer right now. */
@@ -49,7 +47,6 @@ const WIRE: Record<LocalCode, number> = {
   UPSTREAM_TIMEOUT: ErrorCode.UpstreamTimeout,
   UPSTREAM_PROTOCOL: ErrorCode.InternalError,
   CANCELLED: ErrorCode.RequestCancelled,
-  SESSION_NOT_FOUND: ErrorCode.SessionNotFound,
   SESSION_ENDED: ErrorCode.InternalError,
   NO_CLIENT: ErrorCode.InternalError,
   STORE_UNAVAILABLE: ErrorCode.InternalError,

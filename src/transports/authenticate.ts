@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { Gateway } from '../gateway/gateway.js';
-import { resolveBearer, type Resolution } from '../identity/principal.js';
-import { ADMIN, SLUICE_TOKEN_PREFIX } from '../identity/tokens.js';
+import { resolveBearer, type Principal, type Resolution } from '../identity/principal.js';
+import { ADMIN, hashToken, SLUICE_TOKEN_PREFIX } from '../identity/tokens.js';
 
 /** The WWW-Authenticate header for a refusal: OAuth's challenge when the gateway is a resource server. */
 export function challengeFor(gateway: Gateway, who: Extract<Resolution, { ok: false }>): string | undefined {
@@ -27,4 +28,17 @@ export async function authenticate(gateway: Gateway, authorization: string | und
   const who = await resolveBearer(authorization, gateway.config.security, gateway.security.tokens);
   if (who.ok && who.principal.agent === ADMIN) return { ok: false, status: 403, reason: 'operator tokens are for the admin API, not for MCP clients' };
   return who;
+}
+
+/**
+ * Who opened a session: its token (already hashed when it was checked; we never keep tokens). With
+ * authentication off, whatever Authorization header the client sent, else its address. A session id presented
+ * by anyone else is refused.
+ */
+export function clientKey(req: IncomingMessage, principal: Principal): string {
+  // An OAuth client refreshes its token: its sessions are bound to who it is (issuer + subject), not to one token.
+  if (principal.subjectKey) return `oauth:${principal.subjectKey}`;
+  if (principal.tokenHash) return `token:${principal.tokenHash}`;
+  const auth = req.headers.authorization;
+  return auth ? `header:${hashToken(auth)}` : `addr:${req.socket.remoteAddress ?? ''}`;
 }

@@ -69,7 +69,7 @@ export class LegacySse {
   private deliver(id: string, owner: string, text: string): boolean {
     const client = this.clients.get(id);
     if (!client || client.owner !== owner) return false;
-    void client.connection.receive(text).then((reply) => reply && client.stream.send(reply as JsonRpcMessage));
+    void client.connection.receive(text).then((answer) => answer.body && client.stream.send(answer.body as JsonRpcMessage));
     return true;
   }
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { RequestStream, SessionStream } from '../gateway/session-streams.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 const SSE_HEADERS = {
@@ -13,14 +14,13 @@ const SSE_HEADERS = {
  * request — progress, a log line, a question for the user — must go out before the result; then it turns
  * into an SSE stream, provided the client said it accepts one.
  */
-export class Exchange {
+export class Exchange implements RequestStream {
   private streaming = false;
   private done = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly acceptsSse: boolean,
-    private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
   get closed(): boolean {
@@ -39,14 +39,15 @@ export class Exchange {
     if (this.closed) return false;
     if (!this.streaming) {
       if (!this.acceptsSse) return false;
-      this.res.writeHead(200, { ...SSE_HEADERS, ...this.extraHeaders });
+      this.res.writeHead(200, SSE_HEADERS);
       this.streaming = true;
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     return true;
   }
 
-  finish(message: JsonRpcMessage | JsonRpcMessage[], status = 200): void {
+  /** The answer: the stream's last event once it streams, else the whole response (with `headers`, when given). */
+  finish(message: JsonRpcMessage | JsonRpcMessage[], status = 200, headers?: Record<string, string>): void {
     if (this.closed) return;
     this.done = true;
     if (this.streaming) {
@@ -54,13 +55,13 @@ export class Exchange {
       return;
     }
     const body = JSON.stringify(message);
-    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...this.extraHeaders });
+    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
     this.res.end(body);
   }
 }
 
 /** A session's standalone GET stream, for what the server says unprompted (list changes, updates, logs). */
-export class EventStream {
+export class EventStream implements SessionStream {
   private readonly keepAlive: NodeJS.Timeout;
 
   constructor(readonly res: ServerResponse) {
@@ -74,6 +75,10 @@ export class EventStream {
 
   get closed(): boolean {
     return this.res.destroyed || this.res.writableEnded;
+  }
+
+  onClose(callback: () => void): void {
+    this.res.once('close', callback);
   }
 
   send(message: JsonRpcMessage): void {

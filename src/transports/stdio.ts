@@ -21,7 +21,7 @@ export function serveStdio(gateway: Gateway, front: FrontDoor, input: Readable =
   lines.on('line', (line) => {
     if (line.trim() === '') return;
     // Each line is handled on its own: a slow tool call must not hold up a ping or a cancellation behind it.
-    void connection.receive(line).then((reply) => reply && write(reply));
+    void connection.receive(line).then((answer) => answer.body && write(answer.body));
   });
   return new Promise((resolve) => {
     lines.once('close', () => void connection.close().then(resolve));

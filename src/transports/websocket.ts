@@ -45,7 +45,7 @@ function serveSocket(front: FrontDoor, ws: WebSocket, principal: Principal): voi
   };
   const connection = front.connect('ws', { send: (m) => send(m) }, principal);
   ws.on('message', (data) => {
-    void connection.receive(frameText(data)).then((reply) => reply && send(reply));
+    void connection.receive(frameText(data)).then((answer) => answer.body && send(answer.body));
   });
   ws.on('close', () => void connection.close());
   ws.on('error', () => ws.terminate());

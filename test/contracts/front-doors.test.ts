@@ -9,6 +9,7 @@ import { startTestGateway } from '../helpers/gateway.js';
 import { ROOT } from '../helpers/servers.js';
 import { SLUICE_NODE_ARGS, writeConfig } from '../helpers/sluice-cli.js';
 import { frontDoorContract, type ConnectDoor, type DoorConnection } from './front-doors.js';
+import { rawHttp, rawStdio, rawWebSocket } from './raw-doors.js';
 
 /** A session's way to watch a resource: resources/subscribe, and unsubscribe to stop. */
 function subscribeWatch(client: Client, ready: () => Promise<void> = async () => undefined): DoorConnection['watchResource'] {
@@ -21,7 +22,10 @@ function subscribeWatch(client: Client, ready: () => Promise<void> = async () =>
 
 /** `sluice serve --stdio --no-http` as a child process, driven by the SDK's stdio client transport. */
 const stdio: ConnectDoor = async (yaml) => {
-  const config = writeConfig(mkdtempSync(path.join(tmpdir(), 'sluice-contract-')), yaml);
+  const folder = mkdtempSync(path.join(tmpdir(), 'sluice-contract-'));
+  const config = writeConfig(folder, yaml);
+  // A raw client is one more stdio gateway, with a data folder of its own.
+  const rawConfig = writeConfig(folder, yaml.replace(/^dataDir: .*$/m, `dataDir: ${JSON.stringify(mkdtempSync(path.join(tmpdir(), 'sluice-contract-data-')))}`), 'raw.yaml');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...SLUICE_NODE_ARGS, 'serve', '--stdio', '--no-http', '--config', config],
@@ -32,7 +36,7 @@ const stdio: ConnectDoor = async (yaml) => {
   transport.stderr?.on('data', () => undefined);
   const client = new Client({ name: 'contract-stdio', version: '1.0.0' });
   await client.connect(transport);
-  return { client, protocolVersion: '2025-11-25', watchResource: subscribeWatch(client), close: () => client.close() };
+  return { client, protocolVersion: '2025-11-25', watchResource: subscribeWatch(client), raw: (revision) => rawStdio(rawConfig, revision), close: () => client.close() };
 };
 
 /** Streamable HTTP with initialize and an Mcp-Session-Id (the SDK negotiates 2025-11-25). */
@@ -53,6 +57,7 @@ const httpLegacy: ConnectDoor = async (yaml) => {
     client,
     protocolVersion: '2025-11-25',
     watchResource: subscribeWatch(client, () => opened),
+    raw: (revision) => rawHttp(gw.url, revision),
     close: async () => {
       await client.close();
       await gw.stop();
@@ -78,6 +83,7 @@ const httpStateless: ConnectDoor = async (yaml) => {
       }
       return () => subscription.close();
     },
+    raw: (revision) => rawHttp(gw.url, revision),
     close: async () => {
       await client.close();
       await gw.stop();
@@ -94,6 +100,7 @@ const websocket: ConnectDoor = async (yaml) => {
     client,
     protocolVersion: '2025-11-25',
     watchResource: subscribeWatch(client),
+    raw: (revision) => rawWebSocket(gw.wsUrl, revision),
     close: async () => {
       await client.close();
       await gw.stop();

@@ -3,8 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/config/schema.js';
+import { MAX_BATCH } from '../../src/protocol/versions.js';
 import { EVERYTHING, ROOT } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
+import type { RawClient } from './raw-doors.js';
 
 /**
  * One assertion set for every front door (after agentgateway's `standard_assertions`): whatever a client
@@ -24,6 +27,11 @@ export interface DoorConnection {
    * yes, with the way to stop, and rejects (with an error naming the URI) when it has not.
    */
   watchResource(uri: string): Promise<() => Promise<void>>;
+  /**
+   * A client of the same door that sends text as given (raw-doors.ts), speaking `revision` — the door's own, or
+   * 2025-03-26, the one with batches (on HTTP that is a legacy session on the same endpoint).
+   */
+  raw(revision: string): Promise<RawClient>;
   /** Closes the client and stops what serves the door. */
   close(): Promise<void>;
 }
@@ -77,11 +85,33 @@ function textOf(result: { content?: unknown }): string {
   return ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('\n');
 }
 
+interface ProbeReport {
+  holding: string[];
+  cancelled: { marker: string; reason: unknown }[];
+}
+
 /** What the probe says about the holds it was given, read through the gateway. */
-async function probeReport(client: Client): Promise<{ holding: string[]; cancelled: { marker: string; reason: unknown }[] }> {
+async function probeReport(client: Client): Promise<ProbeReport> {
   const result = await client.callTool({ name: 'probe__cancellations', arguments: {} });
   expect(result.isError, textOf(result)).toBeFalsy();
   return JSON.parse(textOf(result));
+}
+
+/** The same, read by a raw client (whose gateway may be a process of its own). */
+async function rawProbeReport(raw: RawClient, id: number): Promise<ProbeReport> {
+  const reply = (await raw.send(JSON.stringify(raw.request(id, 'tools/call', { name: 'probe__cancellations', arguments: {} })))) as { result?: { content?: unknown } };
+  expect(reply.result, JSON.stringify(reply)).toBeDefined();
+  return JSON.parse(textOf(reply.result!));
+}
+
+/** A tools/call of echo, as a raw client's request. */
+function echo(raw: RawClient, id: number, message: string): Record<string, unknown> {
+  return raw.request(id, 'tools/call', { name: 'everything__echo', arguments: { message } });
+}
+
+/** The answer of echo to `message`, as a raw client reads it. */
+function echoed(id: number, message: string): unknown {
+  return expect.objectContaining({ jsonrpc: '2.0', id, result: expect.objectContaining({ content: [{ type: 'text', text: `Echo: ${message}` }] }) });
 }
 
 /**
@@ -90,10 +120,16 @@ async function probeReport(client: Client): Promise<{ holding: string[]; cancell
  */
 export function frontDoorContract(connect: ConnectDoor): void {
   let door: DoorConnection;
+  /** A raw client in the door's own revision, opened by the first case that needs it. */
+  let raw: RawClient | undefined;
+  const rawClient = async () => (raw ??= await door.raw(door.protocolVersion));
   beforeAll(async () => {
     door = await connect(contractYaml(mkdtempSync(path.join(tmpdir(), 'sluice-contract-data-'))));
   });
-  afterAll(async () => door?.close());
+  afterAll(async () => {
+    await raw?.close();
+    await door?.close();
+  });
 
   it('connects to sluice in the revision the door speaks', () => {
     expect(door.client.getNegotiatedProtocolVersion()).toBe(door.protocolVersion);
@@ -216,5 +252,57 @@ export function frontDoorContract(connect: ConnectDoor): void {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^sluice refused this call at the tool-rule step: /);
     expect(textOf(result)).toContain(DENIED_TOOL);
+  });
+
+  it('answers a message over http.maxBodyBytes with one JSON-RPC error naming the limit, and serves the next one', async () => {
+    const client = await rawClient();
+    const oversized = JSON.stringify(echo(client, 11, 'x'.repeat(DEFAULT_MAX_BODY_BYTES)));
+    expect(await client.send(oversized)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(new RegExp(`^Invalid Request: .*exceeds the limit of ${DEFAULT_MAX_BODY_BYTES} bytes$`)) },
+    });
+    expect(await client.send(JSON.stringify(echo(client, 12, 'after the oversized one')))).toEqual(echoed(12, 'after the oversized one'));
+  });
+
+  it('refuses a batch in a revision without batches whole: one JSON-RPC error, none of its entries run', async () => {
+    const client = await rawClient();
+    const marker = `batch-${Math.random().toString(36).slice(2)}`;
+    const batch = [client.request(21, 'tools/call', { name: 'probe__hold', arguments: { marker } }), echo(client, 22, 'in a refused batch')];
+    // -32600 where the door's session says its revision has no batches; the stateless door has no session to
+    // batch in, and says so (-32000: Mcp-Session-Id required).
+    expect(await client.send(JSON.stringify(batch))).toEqual({ jsonrpc: '2.0', id: null, error: { code: expect.toBeOneOf([-32600, -32000]), message: expect.any(String) } });
+    expect((await rawProbeReport(client, 23)).holding).not.toContain(marker);
+    expect(await client.send(JSON.stringify(echo(client, 24, 'after the batch')))).toEqual(echoed(24, 'after the batch'));
+  });
+
+  it('answers a 2025-03-26 batch in one array: each request on its own, notifications not at all; refuses an empty or oversized one', async () => {
+    const client = await door.raw('2025-03-26');
+    try {
+      const batch = [
+        echo(client, 1, 'one'),
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nothing-running', reason: 'none' } },
+        echo(client, 2, 'two'),
+        client.request(3, 'tools/call', { name: 'everything__no-such-tool', arguments: {} }),
+        { jsonrpc: '2.0', id: 4 },
+      ];
+      const reply = (await client.send(JSON.stringify(batch))) as { id: number }[];
+      expect(Array.isArray(reply), JSON.stringify(reply)).toBe(true);
+      expect([...reply].sort((a, b) => a.id - b.id)).toEqual([
+        echoed(1, 'one'),
+        echoed(2, 'two'),
+        { jsonrpc: '2.0', id: 3, error: expect.objectContaining({ code: -32602, message: expect.stringContaining('Unknown tool: everything__no-such-tool') }) },
+        { jsonrpc: '2.0', id: 4, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } },
+      ]);
+      expect(await client.send('[]')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: empty batch' } });
+      const tooMany = JSON.stringify(Array.from({ length: MAX_BATCH + 1 }, (_, i) => client.request(100 + i, 'ping')));
+      expect(await client.send(tooMany)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: a batch may hold at most ${MAX_BATCH} messages, this one has ${MAX_BATCH + 1}` },
+      });
+    } finally {
+      await client.close();
+    }
   });
 }

@@ -7,7 +7,7 @@ import { PORT, config, container, healthcheckUrl, nginxUpstreamServers, replicas
 import { ROOT } from '../helpers/servers.js';
 
 describe('ports, probes and health checks', () => {
-  const HTTP_SOURCE = readFileSync(path.join(ROOT, 'src/transports/http.ts'), 'utf8');
+  const HTTP_SOURCE = readFileSync(path.join(ROOT, 'src/transports/http-front.ts'), 'utf8');
 
   it('sluice answers the probed paths', () => {
     expect(HTTP_SOURCE).toContain("path === '/readyz'");
