@@ -267,7 +267,7 @@ function placeHere(session: ClientSession, message: Record<string, unknown>): vo
   }
   if (isNotification(m) && m.method === 'notifications/cancelled') {
     const id = m.params?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') session.inflight.get(id)?.abort(String(m.params?.reason ?? 'cancelled by the client'));
+    if (typeof id === 'string' || typeof id === 'number') session.inflight.get(id)?.abort(typeof m.params?.reason === 'string' ? m.params.reason : 'cancelled by the client');
   }
 }
 
