@@ -89,7 +89,7 @@ export class FrontDoor {
     const problem = batchProblem(session.protocolVersion, values.length);
     if (problem) return failed('refused', null, ErrorCode.InvalidRequest, problem);
     const answers = await Promise.all(
-      values.map((value) => {
+      values.map(async (value) => {
         const checked = checkEnvelope(value);
         return checked.ok ? this.message(session, checked.message) : checked.error;
       }),

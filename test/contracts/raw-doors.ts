@@ -96,7 +96,8 @@ export async function rawWebSocket(url: string, revision: string): Promise<RawCl
   const ws = new WebSocket(url, 'mcp');
   await once(ws, 'open');
   const replies = new Replies();
-  ws.on('message', (data) => replies.arrived(JSON.parse(data.toString())));
+  // Text frames arrive as one Buffer each.
+  ws.on('message', (data) => replies.arrived(JSON.parse((data as Buffer).toString('utf8'))));
   const close = async () => {
     if (ws.readyState === ws.CLOSED) return;
     const closed = once(ws, 'close');
