@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/chokepoint.ts
  */
-import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, type ServerConfig, silentLogger } from './sluice-internals.js';
+import { AuditRecorder, Hooks, memoryState, MemoryTokenStore, type Params, parseConfig, runChecked, Security, silentLogger } from './sluice-internals.js';
 
 const CONFIG = `
 agents:
@@ -43,7 +43,7 @@ export async function measureChokepoint(calls = 20_000, sizes: [string, number][
   // The recorder without an audit log, with a decision listener as telemetry would have: what is measured is the pipeline.
   const recorder = new AuditRecorder(undefined, silentLogger, 1024, 'bench');
   const security = new Security(config, { ...state, tokens: new MemoryTokenStore(), hooks: new Hooks([], () => undefined), recorder });
-  const server = config.servers[0] as ServerConfig;
+  const server = config.servers[0];
   const tool: Params = { name: 'everything__echo', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };
   const figures: ChokepointFigure[] = [];
   for (const [size, bytes] of sizes) {

@@ -17,7 +17,7 @@ import { measureAuth } from './oauth.js';
 import { stopOtlpSink } from './otlp-sink.js';
 import { measureStartup } from './startup.js';
 import { renderDocument } from './document.js';
-import type { HttpPath, HttpTarget } from './http-target.js';
+import type { HttpTarget } from './http-target.js';
 import { describeMachine } from './machine.js';
 import { measure, type Run } from './measure.js';
 import { ROOT } from './paths.js';
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   try {
     for (const p of settings.paths) {
       if (p === 'stdio') continue;
-      const target = await startTarget(p as HttpPath, settings);
+      const target = await startTarget(p, settings);
       targets.set(p, target);
       log(`started ${p} at ${target.url}`);
     }

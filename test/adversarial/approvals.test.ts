@@ -56,14 +56,14 @@ mcpServers:
 afterAll(async () => gw?.stop());
 
 async function connect(token: string, capabilities: Record<string, unknown> = {}): Promise<Client> {
-  const client = new Client({ name: 'approvals-test', version: '1' }, { capabilities } as never);
+  const client = new Client({ name: 'approvals-test', version: '1' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
 }
 
 const admin = async (method: 'GET' | 'POST', p: string, body?: unknown, token = tokens.admin) => {
   const res = await fetch(gw.url.replace('/mcp', p), { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) };
 };
 
 /** Waits for the one pending approval for `tool` and returns its id. */

@@ -98,7 +98,7 @@ describe('a gateway killed before its first signing interval', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', config, '--listen', `127.0.0.1:${port}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       let seen = '';
-      child.stderr!.on('data', (c: Buffer) => ((seen += c.toString()), seen.includes('sluice listening') && resolve()));
+      child.stderr.on('data', (c: Buffer) => ((seen += c.toString()), seen.includes('sluice listening') && resolve()));
       child.once('exit', (code) => reject(new Error(`gateway exited (${code}): ${seen}`)));
     });
     const call = (message: string) =>

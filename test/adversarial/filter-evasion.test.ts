@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/audit/chain.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { textOf } from '../helpers/secure-gateway.js';
 import { FILESYSTEM, OPEN_ACCESS } from '../helpers/servers.js';
@@ -39,7 +38,7 @@ describe('secrets shaped to slip past the filter', () => {
     }
     await client.close();
     await gw.gateway.audit!.settle();
-    const records = (await gw.gateway.audit!.store.query({ limit: 100 })) as AuditRecord[];
+    const records = (await gw.gateway.audit!.store.query({ limit: 100 }));
     const all = JSON.stringify(records);
     expect(all).not.toContain(SECRET);
     expect(all).not.toContain(KEY_ID);

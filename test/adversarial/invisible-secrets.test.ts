@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/audit/chain.js';
 import { FileTokenStore } from '../../src/identity/tokens.js';
 import type { DecisionEvent } from '../../src/policy/decision.js';
 import { connectWithToken } from '../helpers/clients.js';
@@ -84,7 +83,7 @@ async function refusedByFlow(c: Client, args: Record<string, unknown>, what: str
 
 async function auditText(): Promise<string> {
   await gw.gateway.audit!.settle();
-  return visible(JSON.stringify((await gw.gateway.audit!.store.query({ limit: 1000 })) as AuditRecord[]));
+  return visible(JSON.stringify((await gw.gateway.audit!.store.query({ limit: 1000 }))));
 }
 
 describe('secrets split by invisible characters', () => {

@@ -16,7 +16,7 @@ async function startGateway(config: string, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', config, '--listen', `127.0.0.1:${port}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
-    child.stderr!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => {
       seen += c.toString();
       if (seen.includes('sluice listening')) resolve();
     });

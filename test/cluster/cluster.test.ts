@@ -73,12 +73,12 @@ async function connect(kind: Kind, token: string, url = cluster.url): Promise<An
   if (kind === 'v1') {
     const client = new ClientV1({ name: 'v1', version: '1' });
     await client.connect(new HttpV1(new URL(url), { requestInit }));
-    return client as unknown as AnyClient;
+    return client;
   }
   const options = kind === 'v2-stateless' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
-  const client = new ClientV2({ name: kind, version: '1' }, options as never);
+  const client = new ClientV2({ name: kind, version: '1' }, options);
   await client.connect(new HttpV2(new URL(url), { requestInit }));
-  return client as unknown as AnyClient;
+  return client;
 }
 
 const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('');

@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +68,7 @@ const httpLegacy: ConnectDoor = async (yaml) => {
 /** Streamable HTTP in the 2026-07-28 revision: no initialize, a `_meta` envelope on every request. */
 const httpStateless: ConnectDoor = async (yaml) => {
   const gw = await startTestGateway(yaml);
-  const client = new Client({ name: 'contract-http-stateless', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as never);
+  const client = new Client({ name: 'contract-http-stateless', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
   return {
     client,
@@ -95,7 +95,7 @@ const httpStateless: ConnectDoor = async (yaml) => {
 const websocket: ConnectDoor = async (yaml) => {
   const gw = await startTestGateway(yaml);
   const client = new Client({ name: 'contract-ws', version: '1.0.0' });
-  await client.connect(new WebSocketClientTransport(gw.wsUrl) as unknown as Transport);
+  await client.connect(new WebSocketClientTransport(gw.wsUrl));
   return {
     client,
     protocolVersion: '2025-11-25',

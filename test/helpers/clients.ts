@@ -7,7 +7,7 @@ export type Era = 'legacy' | 'modern';
 /** The official SDK v2 client over Streamable HTTP, in the legacy (initialize) or the stateless era. */
 export async function connectV2(url: string, era: Era, capabilities: Record<string, unknown> = {}): Promise<Client> {
   const options = era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities } : { capabilities };
-  const client = new Client({ name: `test-${era}`, version: '1.0.0' }, options as never);
+  const client = new Client({ name: `test-${era}`, version: '1.0.0' }, options);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
@@ -48,7 +48,7 @@ export async function rawSession(url: string, version = '2025-11-25'): Promise<{
 
 /** The SDK v2 client over Streamable HTTP with a bearer token (legacy era), as an agent with a token connects. */
 export async function connectWithToken(url: string, token: string, name = 'test', capabilities?: Record<string, unknown>): Promise<Client> {
-  const client = new Client({ name, version: '1' }, capabilities ? ({ capabilities } as never) : undefined);
+  const client = new Client({ name, version: '1' }, capabilities ? ({ capabilities }) : undefined);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
 }

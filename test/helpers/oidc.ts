@@ -114,7 +114,7 @@ export async function startIdentityProvider(scopes: string[] = ['mcp:read', 'mcp
           return;
         }
         exchanges++;
-        const client = ctx.oidc.client!.clientId;
+        const client = ctx.oidc.client.clientId;
         const key = keys[0];
         const token = await new SignJWT({ scope: params.scope ?? verified.payload.scope, client_id: client, act: { sub: client } })
           .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import type { GatewayConfig, ServerConfig } from '../../src/config/schema.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
 import type { Label } from '../../src/ifc/label.js';
 import type { Principal } from '../../src/identity/principal.js';
 import { MemoryTokenStore } from '../../src/identity/tokens.js';
@@ -144,7 +144,7 @@ export async function setup(opts: SetupOptions = {}) {
     accepting: opts.accepting ?? (() => true),
   };
   const security = new Security(config, { ...state, tokens: new MemoryTokenStore(), hooks, recorder, ...opts.ports?.(state) });
-  const server = config.servers[0] as ServerConfig;
+  const server = config.servers[0];
   const executed: { target: string; args: Params }[] = [];
 
   const call = (spec: CallSpec): Promise<Outcome> => {

@@ -88,13 +88,13 @@ function launch(binary: string, port: number, dir: string): Promise<ChildProcess
       seen += chunk.toString();
       if (/Ready to accept connections/.test(seen)) {
         clearTimeout(timer);
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
         resolve(child);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`redis-server exited with ${code}: ${seen.slice(-300)}`));

@@ -110,7 +110,7 @@ mcpServers:
   };
   const connect = async (token: string | undefined, era: 'legacy' | 'modern' = 'legacy') => {
     const options = era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
-    const client = new Client({ name: 'attacker', version: '1' }, options as never);
+    const client = new Client({ name: 'attacker', version: '1' }, options);
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers } }));
     return client;

@@ -43,8 +43,8 @@ export async function spawnUntil(command: string, args: string[], ready: RegExp,
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${command} exited with ${code}: ${seen.slice(-500)}`));

@@ -61,7 +61,7 @@ describe('upstream failures', () => {
     const modern = new Client({ name: 'modern-listener', version: '1' }, {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
       listChanged: { tools: { onChanged: () => void modernChanges++ } },
-    } as never);
+    });
     await modern.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
     await waitFor(() => gw.gateway.fanOut.listeners.size > 0, 3000, 'the stateless client to start listening');
 

@@ -67,7 +67,7 @@ async function connect(token: string): Promise<Client> {
 
 const admin = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
   const res = await fetch(gw!.url.replace('/mcp', p), { method, headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) };
 };
 
 const write = (c: Client, name: string) => c.callTool({ name: 'files__write_file', arguments: { path: path.join(sandbox, name), content: 'copied' } });

@@ -23,7 +23,7 @@ describe('shutting down on SIGTERM', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', config, '--listen', `127.0.0.1:${port}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       let seen = '';
-      child.stderr!.on('data', (c: Buffer) => ((seen += c.toString()), seen.includes('sluice listening') && resolve()));
+      child.stderr.on('data', (c: Buffer) => ((seen += c.toString()), seen.includes('sluice listening') && resolve()));
       child.once('exit', (code) => reject(new Error(`gateway exited early (${code}): ${seen}`)));
     });
     const url = `http://127.0.0.1:${port}/mcp`;

@@ -88,7 +88,7 @@ async function connect(token: string): Promise<Client> {
 
 const adminCall = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
   const res = await fetch(gw.url.replace('/mcp', p), { method, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
+  return (await res.json());
 };
 
 async function pendingFor(tool: string): Promise<{ id: string; agent: string }> {

@@ -133,7 +133,7 @@ describe('tokens from the authorization server', () => {
 
   it('holds the same rules for the stateless revision (2026-07-28): the SDK client in that era calls with its token, and without one gets the challenge', async () => {
     const token = await idp.clientToken({ resource: gw.url, scope: 'mcp:read' });
-    const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as never);
+    const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await modern.connect(new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     expect((await modern.callTool({ name: 'everything__echo', arguments: { message: 'stateless' } })).content).toEqual([{ type: 'text', text: 'Echo: stateless' }]);
     await modern.close();

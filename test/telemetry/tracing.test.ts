@@ -107,7 +107,7 @@ describe('traces', () => {
   it('shows the wait for a human as a span of its own', async () => {
     await new Promise((r) => setTimeout(r, 1100)); // the gateway re-reads its token file at most once a second
     const admin = (method: string, p: string, body?: unknown) =>
-      fetch(gw.url.replace(/\/mcp$/, p), { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+      fetch(gw.url.replace(/\/mcp$/, p), { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
     const client = await connectV2(gw.url, 'legacy');
     const call = client.callTool({ name: 'gated__echo_meta', arguments: {} });
     let id = '';

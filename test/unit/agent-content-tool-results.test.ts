@@ -13,7 +13,7 @@ describe('with server-everything', () => {
   afterAll(async () => {
     await client?.close();
   });
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => (await client.callTool({ name, arguments: args }));
 
   it('get-tiny-image: an image-data part for vision models, between the texts', async () => {
     const result = await call('get-tiny-image');

@@ -3,7 +3,6 @@
  * granted while the call waited nor one a retry carries.
  */
 import { describe, expect, it } from 'vitest';
-import type { ServerConfig } from '../../src/config/schema.js';
 import { runChecked, type Outcome } from '../../src/policy/chokepoint.js';
 import { CATALOG, eventsOf, holderOf, principalOf, setup } from '../helpers/pipeline.js';
 
@@ -38,7 +37,7 @@ describe('runChecked: an approval does not outrank the pause', () => {
         target: 'x__needs_ok',
         arguments: {},
         approvedBefore: true,
-        resolve: () => ({ server: ctx.config.servers[0] as ServerConfig, upstreamName: 'needs_ok', definition: CATALOG.x__needs_ok }),
+        resolve: () => ({ server: ctx.config.servers[0], upstreamName: 'needs_ok', definition: CATALOG.x__needs_ok }),
         execute: async (_r, _a, run) => ({ content: [{ type: 'text', text: `approved: ${run.approved}` }] }),
       });
     expect(await retry()).toEqual({ ok: true, result: { content: [{ type: 'text', text: 'approved: true' }] } });

@@ -105,7 +105,7 @@ describe('path arguments named as real servers name them', () => {
       const props = tool?.inputSchema?.properties;
       if (!props) continue;
       const args = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type === 'array' ? ['x'] : 'x']));
-      for (const at of findPathArgs(args, tool.inputSchema as never)) names.add(String(at[0]));
+      for (const at of findPathArgs(args, tool.inputSchema)) names.add(String(at[0]));
     }
     // `destination` (an airport), `target` (a language) and `source` are the old fixed names' false positives.
     expect([...names].sort()).toEqual(['db_path', 'destination', 'example_file', 'file_path', 'files', 'folder', 'folders', 'key_path', 'path', 'paths', 'project_dir', 'public_key_path', 'repo_path', 'root', 'source', 'target']);
