@@ -7,6 +7,7 @@ import { UPSTREAM_NOTIFICATIONS, UPSTREAM_REQUESTS, type MessagePolicy } from '.
 import { printable } from '../policy/printable.js';
 import { answerToUpstream, contentFromUpstream, OPEN_DESTINATION, relayRecord, type RelayContext, type RelayOutcome } from '../policy/relay.js';
 import { deny } from '../policy/checked-request.js';
+import { pausedRefusal } from '../policy/steps.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { CallRecord } from './calls.js';
 import type { ClientChannel, ClientSession } from './session.js';
@@ -252,12 +253,7 @@ export class FanOut {
  */
 async function contentToClient(relay: RelayContext, params: Params, policy: MessagePolicy): Promise<RelayOutcome> {
   if (!relay.security.role(relay.principal)) return { ok: false, refusal: deny('authenticate', 'no identity with a role is attached to this session') };
-  if (policy.steps.includes('pause')) {
-    try {
-      if (await relay.security.switches.get('paused')) return { ok: false, refusal: deny('pause', 'sluice is paused by the operator') };
-    } catch (err) {
-      return { ok: false, refusal: deny('pause', `the pause switch could not be read: ${(err as Error).message}`) };
-    }
-  }
+  const paused = policy.steps.includes('pause') ? await pausedRefusal(relay.security.switches) : undefined;
+  if (paused) return { ok: false, refusal: paused };
   return policy.steps.includes('content-filter') ? contentFromUpstream(relay, params, policy.steps) : { ok: true, value: params };
 }

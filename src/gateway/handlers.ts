@@ -4,7 +4,8 @@ import { toolSecurity } from '../policy/rules.js';
 import { callTool, complete, getPrompt, readResource, subscribe } from './checked-handlers.js';
 import { mergedInstructions } from './instructions.js';
 import { paginate } from './paginate.js';
-import { catalogOf, requireString, type Handler, type RequestContext } from './request-context.js';
+import { LOG_LEVELS } from './fan-out.js';
+import { catalogOf, isParams, requireString, type Handler, type RequestContext } from './request-context.js';
 
 export type { Handler, RequestContext } from './request-context.js';
 
@@ -33,23 +34,19 @@ function listTools(ctx: RequestContext, params: Params): Params {
   return paginate(visible, 'tools', cursorOf(params), ctx.gateway.config.pageSize);
 }
 
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-
 async function setLevel(ctx: RequestContext, params: Params): Promise<Params> {
   const level = requireString(params, 'level');
-  if (!LEVELS.includes(level)) throw new RpcError(ErrorCode.InvalidParams, `"level" must be one of ${LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(level)) throw new RpcError(ErrorCode.InvalidParams, `"level" must be one of ${LOG_LEVELS.join(', ')}`);
   await ctx.gateway.fanOut.setLogLevel(ctx.session, level);
   return {};
 }
 
-const isObject = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** What is wrong with initialize's params, per the spec's shape; undefined when nothing is. No session opens otherwise. */
 function initializeProblem(params: Params): string | undefined {
   if (typeof params.protocolVersion !== 'string') return '"protocolVersion" must be a string';
-  if (!isObject(params.capabilities)) return '"capabilities" must be an object';
+  if (!isParams(params.capabilities)) return '"capabilities" must be an object';
   const info = params.clientInfo;
-  if (!isObject(info)) return '"clientInfo" must be an object with "name" and "version"';
+  if (!isParams(info)) return '"clientInfo" must be an object with "name" and "version"';
   if (typeof info.name !== 'string' || typeof info.version !== 'string') return '"clientInfo.name" and "clientInfo.version" must be strings';
   return undefined;
 }

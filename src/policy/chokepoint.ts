@@ -7,7 +7,7 @@ import type { DecisionEvent, Refusal, Step } from './decision.js';
 import { printable } from './printable.js';
 import { pipelineOf } from './methods.js';
 import { deny, type CheckedRequest, type RequestState } from './checked-request.js';
-import { describeFinding, destinationOf, STEP_FUNCTIONS } from './steps.js';
+import { describeFinding, destinationOf, pausedRefusal, STEP_FUNCTIONS } from './steps.js';
 
 export type { CheckedRequest, Resolved } from './checked-request.js';
 export { QUARANTINE_RULE } from './steps.js';
@@ -171,14 +171,8 @@ async function askApproval(s: RequestState, refusal: Refusal, label: Label): Pro
 }
 
 /** The operator may have paused sluice while a call waited for its approval: an approval does not outrank the pause. */
-async function pausedSince(req: CheckedRequest): Promise<Refusal | undefined> {
-  let paused: boolean;
-  try {
-    paused = await req.security.switches.get('paused');
-  } catch (err) {
-    return deny('pause', `the pause switch could not be read after the approval: ${(err as Error).message}`);
-  }
-  return paused ? deny('pause', 'sluice was paused while the call waited for approval; it was approved but not run') : undefined;
+function pausedSince(req: CheckedRequest): Promise<Refusal | undefined> {
+  return pausedRefusal(req.security.switches, 'sluice was paused while the call waited for approval; it was approved but not run');
 }
 
 /** A tool refusal as the model reads it: a result with isError, naming the step and the reason. */

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/schema.js';
 import { scanPayload } from '../filters/scan.js';
-import { flowsTo, join, type Label } from '../ifc/label.js';
+import { join, type Label } from '../ifc/label.js';
 import type { Principal } from '../identity/principal.js';
 import type { Params } from '../protocol/jsonrpc.js';
 import type { LabelHolder } from '../state/ports.js';
@@ -10,6 +10,7 @@ import { findingsLabel } from './findings.js';
 import { printable } from './printable.js';
 import type { Security } from './security.js';
 import { deny, type Destination } from './checked-request.js';
+import { writeDown } from './write-down.js';
 import { describeFinding } from './steps.js';
 
 export { OPEN_DESTINATION, type Destination } from './checked-request.js';
@@ -68,13 +69,10 @@ export async function answerToUpstream(ctx: RelayContext, answer: Params, to: De
   } catch (err) {
     return deny('information-flow', `the label store could not answer: ${(err as Error).message}`);
   }
-  const outgoing = join(held, findingsLabel(scanPayload(answer, { secret: 'label', pii: 'label', injection: 'label' }).findings));
-  let reason: string | undefined;
-  if (!flowsTo(outgoing.confidentiality, to.clearance)) reason = `the session holds ${outgoing.confidentiality} data and server "${ctx.server.name}" is cleared for ${to.clearance} only`;
-  else if (to.requireTrusted && outgoing.integrity === 'untrusted') reason = `the session has read untrusted data and server "${ctx.server.name}" accepts trusted sessions only`;
-  if (!reason || role.onFlowViolation === 'allow') return undefined;
+  const { refused } = writeDown(held, answer, to, `server "${ctx.server.name}"`);
+  if (!refused || role.onFlowViolation === 'allow') return undefined;
   // There is nobody to ask mid-answer: a violation that would need approval is refused.
-  return deny('information-flow', reason, `clearance ${to.clearance}${to.requireTrusted ? ', trusted only' : ''}`);
+  return deny('information-flow', refused.reason, refused.rule);
 }
 
 /** The audit record of a relayed request or answer: who, which server, what, and how it ended. */

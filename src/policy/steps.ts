@@ -1,7 +1,8 @@
 import type { Bucket, RoleConfig } from '../config/schema.js';
 import { scanPayload, type Finding } from '../filters/scan.js';
-import { flowsTo, join, type Label } from '../ifc/label.js';
+import { join, type Label } from '../ifc/label.js';
 import type { Params } from '../protocol/jsonrpc.js';
+import type { SwitchStore } from '../state/ports.js';
 import { deny, type Destination, type RequestState, type Resolved, type StepFn } from './checked-request.js';
 import type { Refusal, Step } from './decision.js';
 import type { CheckedMethod } from './methods.js';
@@ -12,7 +13,9 @@ import { FsBudget } from './fs-budget.js';
 import { hideDenied, searchArguments } from './hide-denied.js';
 import { allowedBy, deniedBy, resourceUri, type ResourceUriCheck } from './resource-uri.js';
 import { printable } from './printable.js';
+import { parserInput } from '../urls/parser-input.js';
 import { checkUrls, NETWORK_SCHEMES } from './url-rules.js';
+import { writeDown } from './write-down.js';
 import { isOpenWorld, matchName, operationOf, toolSecurity } from './rules.js';
 
 /** The role, which `authenticate` guarantees for every later step. */
@@ -35,7 +38,21 @@ const authenticate: StepFn = (s) => {
   return undefined;
 };
 
-const pause: StepFn = async (s) => ((await s.req.security.switches.get('paused')) ? deny('pause', 'sluice is paused by the operator') : undefined);
+const pause: StepFn = async (s) => ((await s.req.security.switches.get('paused')) ? deny('pause', PAUSED) : undefined);
+
+const PAUSED = 'sluice is paused by the operator';
+
+/**
+ * The pause, read outside the pipeline's own step (after an approval, for what an upstream asks a client): a
+ * switch that cannot be read refuses, as the step's failure would.
+ */
+export async function pausedRefusal(switches: SwitchStore, reason = PAUSED): Promise<Refusal | undefined> {
+  try {
+    return (await switches.get('paused')) ? deny('pause', reason) : undefined;
+  } catch (err) {
+    return deny('pause', `the pause switch could not be read: ${(err as Error).message}`);
+  }
+}
 
 /** Every bucket that applies — the agent's, and for tools each matching per-tool one — checked before any is taken. */
 const rateLimit: StepFn = async (s) => {
@@ -89,8 +106,7 @@ const isResourceMethod = (m: CheckedMethod) => m === 'resources/read' || m === '
 
 function reachesHost(uri: string): boolean {
   // The scheme as a URL parser reads it: tabs and newlines anywhere and leading controls and spaces do not count.
-  const text = uri.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+/, '');
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(parserInput(uri))?.[1]?.toLowerCase();
   return scheme !== undefined && NETWORK_SCHEMES.has(scheme);
 }
 
@@ -197,21 +213,13 @@ const resourceRule: StepFn = (s) => {
 const informationFlow: StepFn = async (s) => {
   if (!s.egress) return undefined;
   const held = await s.req.security.labels.of(s.req.holder);
-  const { findings } = scanPayload(outgoingOf(s), { secret: 'label', pii: 'label', injection: 'label' }, { binary: 'scan' });
-  s.argsClean = findings.length === 0;
-  const carried = findingsLabel(findings);
-  const outgoing = join(held, carried);
-  const clearance = s.toolSec?.clearance ?? 'public';
-  let reason: string | undefined;
-  if (!flowsTo(outgoing.confidentiality, clearance)) {
-    reason = `the session holds ${outgoing.confidentiality} data and ${printable(s.req.target)} is cleared for ${clearance} only${egressWhy(s)}`;
-  } else if (s.toolSec?.requireTrusted && outgoing.integrity === 'untrusted') {
-    reason = `the session has read untrusted data and ${printable(s.req.target)} accepts trusted sessions only`;
-  }
-  if (!reason) return undefined;
+  const { clean, refused } = writeDown(held, outgoingOf(s), destinationOf(s), printable(s.req.target));
+  s.argsClean = clean;
+  if (!refused) return undefined;
   const policy = roleOf(s).onFlowViolation;
   if (policy === 'allow') return undefined;
-  return { outcome: policy, step: 'information-flow', rule: `clearance ${clearance}${s.toolSec?.requireTrusted ? ', trusted only' : ''}`, reason };
+  const reason = refused.kind === 'confidentiality' ? `${refused.reason}${egressWhy(s)}` : refused.reason;
+  return { outcome: policy, step: 'information-flow', rule: refused.rule, reason };
 };
 
 /** Where a request's data goes, for what the upstream asks the client while it runs. */
